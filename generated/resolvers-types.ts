@@ -1,0 +1,724 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import type { EventNode as EventNodeModel, EventConnectionModel as EventConnectionModelModel, RepetitionModel as RepetitionModelModel, PriceModel as PriceModelModel, ImageModel as ImageModelModel, VenueModel as VenueModelModel, OrganizerModel as OrganizerModelModel, CategoryModel as CategoryModelModel, VenueFacetModel as VenueFacetModelModel, OrganizerFacetModel as OrganizerFacetModelModel, CategoryFacetModel as CategoryFacetModelModel } from '../src/schema/models.js';
+import type { GraphQLContext } from '../src/schema/context.js';
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = Maybe<T>;
+export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  ID: { input: string; output: string; }
+  String: { input: string; output: string; }
+  Boolean: { input: boolean; output: boolean; }
+  Int: { input: number; output: number; }
+  Float: { input: number; output: number; }
+};
+
+/** An event category of this licence. Ids differ between licences. */
+export type Category = {
+  __typename?: 'Category';
+  /** Category id, as used on `Event.categories` and in `Filter.categories`. */
+  id: Scalars['String']['output'];
+  /** English label. */
+  name_en: Scalars['String']['output'];
+  /** Norwegian label. */
+  name_nb: Scalars['String']['output'];
+  /** English slug. */
+  slug_en: Scalars['String']['output'];
+  /** Norwegian slug. */
+  slug_nb: Scalars['String']['output'];
+  /** Sub-categories of this category. */
+  subCategories: Array<Category>;
+  /** False for hidden categories; their ids stay valid on events and in filters. */
+  visible: Scalars['Boolean']['output'];
+};
+
+/** A category facet entry. */
+export type CategoryFacet = {
+  __typename?: 'CategoryFacet';
+  /** Number of nodes of the whole filtered result in this category. */
+  hits: Scalars['Int']['output'];
+  /** Category id. */
+  id: Scalars['String']['output'];
+  /** English label. */
+  name_en: Scalars['String']['output'];
+  /** Norwegian label. */
+  name_nb: Scalars['String']['output'];
+  /** English slug. */
+  slug_en: Scalars['String']['output'];
+  /** Norwegian slug. */
+  slug_nb: Scalars['String']['output'];
+  /** Whether the category is visible. */
+  visible: Scalars['Boolean']['output'];
+};
+
+/** One event: one record with one `id`, even when it has several dates. Date fields show its promoted (next matching) date. */
+export type Event = {
+  __typename?: 'Event';
+  /** Tickets offered through registration, or null. */
+  activeTickets: Maybe<Scalars['Int']['output']>;
+  /** The organizer's free-text age note (for example `18 år`), or null. */
+  ageRestriction: Maybe<Scalars['String']['output']>;
+  /** Tickets still available through registration, or null. Null does not mean sold out. */
+  availableTickets: Maybe<Scalars['Int']['output']>;
+  /** Cancellation period, or null. */
+  cancellationPeriod: Maybe<Scalars['Int']['output']>;
+  /** Category ids (not labels). */
+  categories: Array<Scalars['String']['output']>;
+  /** Bookkeeping: when the record was created. */
+  created_at: Maybe<Scalars['String']['output']>;
+  /** English description; may hold simple HTML. */
+  desc_en: Maybe<Scalars['String']['output']>;
+  /** Norwegian description; may hold simple HTML. */
+  desc_nb: Maybe<Scalars['String']['output']>;
+  /** Duration in minutes, or null. */
+  duration: Maybe<Scalars['Int']['output']>;
+  /** End of the promoted date, same format. Equals `startDate` when the event has no end time. */
+  endDate: Scalars['String']['output'];
+  /** Whether the promoted date is cancelled. */
+  eventCancelled: Scalars['Boolean']['output'];
+  /** Full URL of the event page. */
+  eventLink: Scalars['String']['output'];
+  /** The organizer's explicit sold-out flag for the promoted date. */
+  eventSoldOut: Scalars['Boolean']['output'];
+  /** URL segment; the last segment of `eventLink`. */
+  event_slug: Scalars['String']['output'];
+  /** Whether the organizer featured this event. */
+  featured: Scalars['Boolean']['output'];
+  /** Identity of the event for its whole life. */
+  id: Scalars['String']['output'];
+  /** Images in order; the first is the cover image. */
+  images: Array<Image>;
+  /** Whether this is a container event (festival, market) with a programme of its own. */
+  isSuperEvent: Scalars['Boolean']['output'];
+  /** Last date for booking through registration, or null. */
+  maxBookingDate: Maybe<Scalars['String']['output']>;
+  /** Last time of day for booking through registration, or null. */
+  maxBookingTime: Maybe<Scalars['String']['output']>;
+  /** Maximum age, or null. */
+  maximumAge: Maybe<Scalars['Int']['output']>;
+  /** Minimum age, or null. */
+  minimumAge: Maybe<Scalars['Int']['output']>;
+  /** `online` or `offline`. */
+  mode: Scalars['String']['output'];
+  /** The organizers, in the order the event lists them. */
+  organizers: Array<Organizer>;
+  /** Payment method for registration, or null. */
+  paymentMethod: Maybe<Scalars['String']['output']>;
+  /** Ticket prices; meaningful only when `ticketsInformation` is `ticketsInfo`. */
+  prices: Array<Price>;
+  /** When the event was (or is) published; same format and offset rule as `startDate`. */
+  publishingDate: Maybe<Scalars['String']['output']>;
+  /** Whether visitors register through the calendar. False on a calendar without registration. */
+  registrationEnabled: Scalars['Boolean']['output'];
+  /** The event's later dates that have not ended (after the promoted one). */
+  repetitions: Array<Repetition>;
+  /** Start of the promoted date, `YYYY-MM-DD HH:mm:ss±HH:MM` with Oslo's offset on that date. */
+  startDate: Scalars['String']['output'];
+  /** `HH:mm`, Norwegian wall-clock start exactly as the organizer entered it. */
+  startTime: Scalars['String']['output'];
+  /** Id of the container event whose programme this event belongs to, or null. */
+  superEventID: Maybe<Scalars['String']['output']>;
+  /** Keywords; filter on one with `Filter.tag`. */
+  tags: Array<Scalars['String']['output']>;
+  /** When ticket sales open; same format and offset rule as `startDate`. */
+  ticketsFromDate: Maybe<Scalars['String']['output']>;
+  /** Which of `free`, `noTicketsInfo`, `ticketsInfo` applies. */
+  ticketsInformation: Scalars['String']['output'];
+  /** Where tickets are sold, when sold elsewhere (for the promoted date). */
+  ticketsURL: Maybe<Scalars['String']['output']>;
+  /** English title (presentation only). */
+  title_en: Maybe<Scalars['String']['output']>;
+  /** Norwegian title (presentation only). */
+  title_nb: Maybe<Scalars['String']['output']>;
+  /** Bookkeeping: when the record was last changed. */
+  updated_at: Maybe<Scalars['String']['output']>;
+  /** Venue of the promoted date. */
+  venue: Maybe<Venue>;
+  /** View count, or null. */
+  views: Maybe<Scalars['Int']['output']>;
+};
+
+/** One page of `events` with totals and facets over the whole filtered result. */
+export type EventConnection = {
+  __typename?: 'EventConnection';
+  /** Categories of the whole filtered result, most hits first. */
+  categories: Array<CategoryFacet>;
+  /** The events of the requested page. */
+  data: Array<Event>;
+  /** True when page + 1 has content. */
+  hasMore: Scalars['Boolean']['output'];
+  /** Organizers of the whole filtered result, most hits first. */
+  organizers: Array<OrganizerFacet>;
+  /** Paging information. */
+  pageInfo: PageInfo;
+  /** Number of nodes matching the filter across all pages. */
+  totalCount: Scalars['Int']['output'];
+  /** Venues of the whole filtered result, most hits first. */
+  venues: Array<VenueFacet>;
+};
+
+/**
+ * Conditions on the `events` query. All fields are optional; every given condition must hold.
+ * Date arguments: `YYYY-MM-DD HH:mm:ss` followed by `+HH:MM`, `+HHMM`, `+HH` or `Z` (a `T` may replace the space;
+ * without an offset the time is read as Europe/Oslo wall-clock time).
+ */
+export type Filter = {
+  /** Remove cancelled dates and events. */
+  cancelledNotIncluded?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Category ids; any may match. An empty list means all. */
+  categories?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  /** Events still going on at or after this moment: not yet ended, or (without an end time) started less than three hours before. Default: now. */
+  fromDate?: InputMaybe<Scalars['String']['input']>;
+  /** Events that start at or after this moment (excludes ongoing ones). */
+  fromStartDate?: InputMaybe<Scalars['String']['input']>;
+  /** One node per event and Oslo calendar day with a matching date; the same day's other dates stay in that node's `repetitions`. */
+  groupRepetitionsByDay?: InputMaybe<Scalars['Boolean']['input']>;
+  /** `HH:mm-HH:mm`: dates whose Oslo wall-clock start lies in the window (start inclusive, end exclusive; may wrap past midnight). */
+  hoursRange?: InputMaybe<Scalars['String']['input']>;
+  /** `online` or `offline`. */
+  mode?: InputMaybe<Scalars['String']['input']>;
+  /** The venue's municipality (case-insensitive). */
+  municipality?: InputMaybe<Scalars['String']['input']>;
+  /** Category ids to exclude. */
+  notCategories?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  /** Only events featured by the organizer. */
+  onlyFeatured?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Only events featured in the licence's special event. */
+  onlyFeaturedSpecialEvent?: InputMaybe<Scalars['Boolean']['input']>;
+  /** One organizer slug. */
+  organizerSlug?: InputMaybe<Scalars['String']['input']>;
+  /** Organizer slugs; any may match. */
+  organizers?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  /** Postal codes of the venue's address; any may match. */
+  postalCodes?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  /** Free text, case- and accent-insensitive, over titles, descriptions, tags, venue, organizer and category names. Falls back to approximate matching of titles and descriptions when nothing matches literally. */
+  searchTerm?: InputMaybe<Scalars['String']['input']>;
+  /** Remove sold-out dates and events. */
+  soldOutNotIncluded?: InputMaybe<Scalars['Boolean']['input']>;
+  /**
+   * Has no effect: results are always chronological.
+   * @deprecated Results are always chronological; this field is ignored.
+   */
+  sortBy?: InputMaybe<Scalars['String']['input']>;
+  /** Id of a container event: returns its programme. */
+  superEvent?: InputMaybe<Scalars['String']['input']>;
+  /** One keyword from `Event.tags`. */
+  tag?: InputMaybe<Scalars['String']['input']>;
+  /** Events that start before this moment. */
+  untilDate?: InputMaybe<Scalars['String']['input']>;
+  /** One venue slug. */
+  venueSlug?: InputMaybe<Scalars['String']['input']>;
+  /** Venue slugs; any may match. */
+  venues?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+};
+
+/** A picture of the event. */
+export type Image = {
+  __typename?: 'Image';
+  /** Alternative text. */
+  alt: Maybe<Scalars['String']['output']>;
+  /** Horizontal focus point as a fraction of the width (0 left, 1 right); null until analysed or when no face was found. */
+  focusX: Maybe<Scalars['Float']['output']>;
+  /** Vertical focus point as a fraction of the height (0 top, 1 bottom); null until analysed or when no face was found. */
+  focusY: Maybe<Scalars['Float']['output']>;
+  /** Pixel height of `urlLarge`; null until analysed. */
+  height: Maybe<Scalars['Int']['output']>;
+  /** Large rendition. */
+  urlLarge: Scalars['String']['output'];
+  /** Small rendition. */
+  urlSmall: Scalars['String']['output'];
+  /** Pixel width of `urlLarge`; null until analysed. */
+  width: Maybe<Scalars['Int']['output']>;
+};
+
+/** Geographic coordinates (WGS 84). */
+export type Location = {
+  __typename?: 'Location';
+  /** Latitude in degrees. */
+  latitude: Scalars['Float']['output'];
+  /** Longitude in degrees. */
+  longitude: Scalars['Float']['output'];
+};
+
+/** Someone who arranges events. */
+export type Organizer = {
+  __typename?: 'Organizer';
+  /** Organizer id. */
+  id: Scalars['String']['output'];
+  /** Name. */
+  name: Scalars['String']['output'];
+  /** Organizer slug; the `events` filter takes this. */
+  slug: Scalars['String']['output'];
+  /** Web site, or null. */
+  website: Maybe<Scalars['String']['output']>;
+};
+
+/** An organizer facet entry. */
+export type OrganizerFacet = {
+  __typename?: 'OrganizerFacet';
+  /** Number of nodes of the whole filtered result by this organizer. */
+  hits: Scalars['Int']['output'];
+  /** Organizer id. */
+  id: Scalars['String']['output'];
+  /** Name. */
+  name: Scalars['String']['output'];
+  /** Organizer slug. */
+  slug: Scalars['String']['output'];
+  /** Web site, or null. */
+  website: Maybe<Scalars['String']['output']>;
+};
+
+/** Paging information of an `events` page. */
+export type PageInfo = {
+  __typename?: 'PageInfo';
+  /** The zero-based page returned. */
+  currentPage: Scalars['Int']['output'];
+  /** The page size used. */
+  pageSize: Scalars['Int']['output'];
+  /** Number of pages across the whole result. */
+  totalPages: Scalars['Int']['output'];
+};
+
+/** One ticket type and its price. */
+export type Price = {
+  __typename?: 'Price';
+  /** English label. */
+  name_en: Maybe<Scalars['String']['output']>;
+  /** Norwegian label. */
+  name_nb: Maybe<Scalars['String']['output']>;
+  /** Whole price as the organizer meant it, rounded; null when the stored input cannot be read as a number. Never divide it. */
+  price: Maybe<Scalars['Int']['output']>;
+  /** Ticket type id: a built-in one (ASSISTANT, CHILD, FAMILY, MEMBERS, REGULAR, REDUCED, SENIOR, STUDENT) or organizer-defined. */
+  type: Scalars['String']['output'];
+};
+
+/** The root of every read. */
+export type Query = {
+  __typename?: 'Query';
+  /** Upcoming events whose venue lies inside the box (edges included), in chronological order. */
+  allUpcomingEventsInArea: Maybe<Array<Event>>;
+  /** Container events (festivals, markets) that have not yet ended, in chronological order. */
+  allUpcomingSuperEvents: Maybe<Array<Event>>;
+  /** This licence's categories with ids, labels, slugs, sub-categories and `visible`. Hidden ones included; retired ones are gone. */
+  categories: Maybe<Array<Category>>;
+  /** One event by its `id`, with its next still-valid date promoted. Null when unknown, unpublished or entirely past. */
+  eventByID: Maybe<Event>;
+  /** One event by its `event_slug`, with its next still-valid date promoted. Null when unknown, unpublished or entirely past. */
+  eventBySlug: Maybe<Event>;
+  /** One event by its exact title (case-sensitive, as stored). When several share it, the next upcoming one. */
+  eventByTitle: Maybe<Event>;
+  /**
+   * Events matching `filter`, in chronological order of their next matching date, one page at a time.
+   * Read totals from the connection (`totalCount`, `pageInfo`), not from the length of `data`.
+   */
+  events: Maybe<EventConnection>;
+  /** Several events by slug, in the order the slugs were given. Unknown slugs are skipped. */
+  eventsBySlugs: Maybe<Array<Event>>;
+  /** The organizer catalogue, sorted by name (Norwegian collation). */
+  organizers: Maybe<Array<Organizer>>;
+  /** The venue catalogue, sorted by name (Norwegian collation). */
+  venues: Maybe<Array<Venue>>;
+};
+
+
+/** The root of every read. */
+export type QueryAllUpcomingEventsInAreaArgs = {
+  maxLatitude?: InputMaybe<Scalars['Float']['input']>;
+  maxLongitude?: InputMaybe<Scalars['Float']['input']>;
+  minLatitude?: InputMaybe<Scalars['Float']['input']>;
+  minLongitude?: InputMaybe<Scalars['Float']['input']>;
+};
+
+
+/** The root of every read. */
+export type QueryEventByIdArgs = {
+  eventID: Scalars['String']['input'];
+};
+
+
+/** The root of every read. */
+export type QueryEventBySlugArgs = {
+  eventSlug: Scalars['String']['input'];
+};
+
+
+/** The root of every read. */
+export type QueryEventByTitleArgs = {
+  lan: Scalars['String']['input'];
+  title: Scalars['String']['input'];
+};
+
+
+/** The root of every read. */
+export type QueryEventsArgs = {
+  filter?: InputMaybe<Filter>;
+  page?: InputMaybe<Scalars['Int']['input']>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** The root of every read. */
+export type QueryEventsBySlugsArgs = {
+  eventsSlugs: Array<InputMaybe<Scalars['String']['input']>>;
+};
+
+/** Another date of the same event. */
+export type Repetition = {
+  __typename?: 'Repetition';
+  /** Duration in minutes, or null. */
+  duration: Maybe<Scalars['Int']['output']>;
+  /** End, same format; equals `startDate` when there is no end time. */
+  endDate: Scalars['String']['output'];
+  /** Whether this date is cancelled. */
+  eventCancelled: Scalars['Boolean']['output'];
+  /** Whether this date is sold out. */
+  eventSoldOut: Scalars['Boolean']['output'];
+  /** Prices for this date; null means the event's `prices` apply. */
+  prices: Maybe<Array<Price>>;
+  /** Start, `YYYY-MM-DD HH:mm:ss±HH:MM` with Oslo's offset on that date. */
+  startDate: Scalars['String']['output'];
+  /** `HH:mm`, wall-clock start as the organizer entered it. */
+  startTime: Scalars['String']['output'];
+  /** Where tickets for this date are sold, or null. */
+  ticketsURL: Maybe<Scalars['String']['output']>;
+  /** Venue of this date. */
+  venue: Maybe<Venue>;
+};
+
+/** A place where events happen. */
+export type Venue = {
+  __typename?: 'Venue';
+  /** Street address. */
+  address: Maybe<Scalars['String']['output']>;
+  /** Venue id. */
+  id: Scalars['String']['output'];
+  /** Coordinates, or null. */
+  location: Maybe<Location>;
+  /** Municipality. */
+  municipality: Maybe<Scalars['String']['output']>;
+  /** Name. */
+  name: Scalars['String']['output'];
+  /** Postal code. */
+  postalCode: Maybe<Scalars['String']['output']>;
+  /** Venue slug; the `events` filter takes this. */
+  slug: Scalars['String']['output'];
+};
+
+/** A venue facet entry: the venue and how many nodes of the filtered result are there. */
+export type VenueFacet = {
+  __typename?: 'VenueFacet';
+  /** Street address. */
+  address: Maybe<Scalars['String']['output']>;
+  /** Number of nodes of the whole filtered result at this venue. */
+  hits: Scalars['Int']['output'];
+  /** Venue id. */
+  id: Scalars['String']['output'];
+  /** Coordinates, or null. */
+  location: Maybe<Location>;
+  /** Municipality. */
+  municipality: Maybe<Scalars['String']['output']>;
+  /** Name. */
+  name: Scalars['String']['output'];
+  /** Postal code. */
+  postalCode: Maybe<Scalars['String']['output']>;
+  /** Venue slug. */
+  slug: Scalars['String']['output'];
+};
+
+
+
+export type ResolverTypeWrapper<T> = Promise<T> | T;
+
+
+export type ResolverWithResolve<TResult, TParent, TContext, TArgs> = {
+  resolve: ResolverFn<TResult, TParent, TContext, TArgs>;
+};
+export type Resolver<TResult, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = ResolverFn<TResult, TParent, TContext, TArgs> | ResolverWithResolve<TResult, TParent, TContext, TArgs>;
+
+export type ResolverFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => Promise<TResult> | TResult;
+
+export type SubscriptionSubscribeFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => AsyncIterable<TResult> | Promise<AsyncIterable<TResult>>;
+
+export type SubscriptionResolveFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => TResult | Promise<TResult>;
+
+export interface SubscriptionSubscriberObject<TResult, TKey extends string, TParent, TContext, TArgs> {
+  subscribe: SubscriptionSubscribeFn<{ [key in TKey]: TResult }, TParent, TContext, TArgs>;
+  resolve?: SubscriptionResolveFn<TResult, { [key in TKey]: TResult }, TContext, TArgs>;
+}
+
+export interface SubscriptionResolverObject<TResult, TParent, TContext, TArgs> {
+  subscribe: SubscriptionSubscribeFn<any, TParent, TContext, TArgs>;
+  resolve: SubscriptionResolveFn<TResult, any, TContext, TArgs>;
+}
+
+export type SubscriptionObject<TResult, TKey extends string, TParent, TContext, TArgs> =
+  | SubscriptionSubscriberObject<TResult, TKey, TParent, TContext, TArgs>
+  | SubscriptionResolverObject<TResult, TParent, TContext, TArgs>;
+
+export type SubscriptionResolver<TResult, TKey extends string, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> =
+  | ((...args: any[]) => SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>)
+  | SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>;
+
+export type TypeResolveFn<TTypes, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (
+  parent: TParent,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => Maybe<TTypes> | Promise<Maybe<TTypes>>;
+
+export type IsTypeOfResolverFn<T = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (obj: T, context: TContext, info: GraphQLResolveInfo) => boolean | Promise<boolean>;
+
+export type NextResolverFn<T> = () => Promise<T>;
+
+export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = (
+  next: NextResolverFn<TResult>,
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => TResult | Promise<TResult>;
+
+
+
+
+
+/** Mapping between all available schema types and the resolvers types */
+export type ResolversTypes = {
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  Category: ResolverTypeWrapper<CategoryModelModel>;
+  CategoryFacet: ResolverTypeWrapper<CategoryFacetModelModel>;
+  Event: ResolverTypeWrapper<EventNodeModel>;
+  EventConnection: ResolverTypeWrapper<EventConnectionModelModel>;
+  Filter: Filter;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  Image: ResolverTypeWrapper<ImageModelModel>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  Location: ResolverTypeWrapper<Location>;
+  Organizer: ResolverTypeWrapper<OrganizerModelModel>;
+  OrganizerFacet: ResolverTypeWrapper<OrganizerFacetModelModel>;
+  PageInfo: ResolverTypeWrapper<PageInfo>;
+  Price: ResolverTypeWrapper<PriceModelModel>;
+  Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Repetition: ResolverTypeWrapper<RepetitionModelModel>;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Venue: ResolverTypeWrapper<VenueModelModel>;
+  VenueFacet: ResolverTypeWrapper<VenueFacetModelModel>;
+};
+
+/** Mapping between all available schema types and the resolvers parents */
+export type ResolversParentTypes = {
+  Boolean: Scalars['Boolean']['output'];
+  Category: CategoryModelModel;
+  CategoryFacet: CategoryFacetModelModel;
+  Event: EventNodeModel;
+  EventConnection: EventConnectionModelModel;
+  Filter: Filter;
+  Float: Scalars['Float']['output'];
+  Image: ImageModelModel;
+  Int: Scalars['Int']['output'];
+  Location: Location;
+  Organizer: OrganizerModelModel;
+  OrganizerFacet: OrganizerFacetModelModel;
+  PageInfo: PageInfo;
+  Price: PriceModelModel;
+  Query: Record<PropertyKey, never>;
+  Repetition: RepetitionModelModel;
+  String: Scalars['String']['output'];
+  Venue: VenueModelModel;
+  VenueFacet: VenueFacetModelModel;
+};
+
+export type CategoryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Category'] = ResolversParentTypes['Category']> = {
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name_en?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name_nb?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  slug_en?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  slug_nb?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  subCategories?: Resolver<Array<ResolversTypes['Category']>, ParentType, ContextType>;
+  visible?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type CategoryFacetResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CategoryFacet'] = ResolversParentTypes['CategoryFacet']> = {
+  hits?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name_en?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name_nb?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  slug_en?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  slug_nb?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  visible?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type EventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Event'] = ResolversParentTypes['Event']> = {
+  activeTickets?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  ageRestriction?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  availableTickets?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  cancellationPeriod?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  categories?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  created_at?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  desc_en?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  desc_nb?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  duration?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  endDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  eventCancelled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  eventLink?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  eventSoldOut?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  event_slug?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  featured?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  images?: Resolver<Array<ResolversTypes['Image']>, ParentType, ContextType>;
+  isSuperEvent?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  maxBookingDate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  maxBookingTime?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  maximumAge?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  minimumAge?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  mode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  organizers?: Resolver<Array<ResolversTypes['Organizer']>, ParentType, ContextType>;
+  paymentMethod?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  prices?: Resolver<Array<ResolversTypes['Price']>, ParentType, ContextType>;
+  publishingDate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  registrationEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  repetitions?: Resolver<Array<ResolversTypes['Repetition']>, ParentType, ContextType>;
+  startDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  startTime?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  superEventID?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  tags?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  ticketsFromDate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  ticketsInformation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ticketsURL?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  title_en?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  title_nb?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  updated_at?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  venue?: Resolver<Maybe<ResolversTypes['Venue']>, ParentType, ContextType>;
+  views?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type EventConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['EventConnection'] = ResolversParentTypes['EventConnection']> = {
+  categories?: Resolver<Array<ResolversTypes['CategoryFacet']>, ParentType, ContextType>;
+  data?: Resolver<Array<ResolversTypes['Event']>, ParentType, ContextType>;
+  hasMore?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  organizers?: Resolver<Array<ResolversTypes['OrganizerFacet']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  venues?: Resolver<Array<ResolversTypes['VenueFacet']>, ParentType, ContextType>;
+};
+
+export type ImageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Image'] = ResolversParentTypes['Image']> = {
+  alt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  focusX?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  focusY?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  height?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  urlLarge?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  urlSmall?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  width?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type LocationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Location'] = ResolversParentTypes['Location']> = {
+  latitude?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  longitude?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
+export type OrganizerResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Organizer'] = ResolversParentTypes['Organizer']> = {
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  slug?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  website?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type OrganizerFacetResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OrganizerFacet'] = ResolversParentTypes['OrganizerFacet']> = {
+  hits?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  slug?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  website?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type PageInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
+  currentPage?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  pageSize?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalPages?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type PriceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Price'] = ResolversParentTypes['Price']> = {
+  name_en?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name_nb?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  price?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  allUpcomingEventsInArea?: Resolver<Maybe<Array<ResolversTypes['Event']>>, ParentType, ContextType, Partial<QueryAllUpcomingEventsInAreaArgs>>;
+  allUpcomingSuperEvents?: Resolver<Maybe<Array<ResolversTypes['Event']>>, ParentType, ContextType>;
+  categories?: Resolver<Maybe<Array<ResolversTypes['Category']>>, ParentType, ContextType>;
+  eventByID?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventByIdArgs, 'eventID'>>;
+  eventBySlug?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventBySlugArgs, 'eventSlug'>>;
+  eventByTitle?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventByTitleArgs, 'lan' | 'title'>>;
+  events?: Resolver<Maybe<ResolversTypes['EventConnection']>, ParentType, ContextType, RequireFields<QueryEventsArgs, 'page' | 'pageSize'>>;
+  eventsBySlugs?: Resolver<Maybe<Array<ResolversTypes['Event']>>, ParentType, ContextType, RequireFields<QueryEventsBySlugsArgs, 'eventsSlugs'>>;
+  organizers?: Resolver<Maybe<Array<ResolversTypes['Organizer']>>, ParentType, ContextType>;
+  venues?: Resolver<Maybe<Array<ResolversTypes['Venue']>>, ParentType, ContextType>;
+};
+
+export type RepetitionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Repetition'] = ResolversParentTypes['Repetition']> = {
+  duration?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  endDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  eventCancelled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  eventSoldOut?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  prices?: Resolver<Maybe<Array<ResolversTypes['Price']>>, ParentType, ContextType>;
+  startDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  startTime?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ticketsURL?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  venue?: Resolver<Maybe<ResolversTypes['Venue']>, ParentType, ContextType>;
+};
+
+export type VenueResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Venue'] = ResolversParentTypes['Venue']> = {
+  address?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  location?: Resolver<Maybe<ResolversTypes['Location']>, ParentType, ContextType>;
+  municipality?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  postalCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  slug?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type VenueFacetResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VenueFacet'] = ResolversParentTypes['VenueFacet']> = {
+  address?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  hits?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  location?: Resolver<Maybe<ResolversTypes['Location']>, ParentType, ContextType>;
+  municipality?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  postalCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  slug?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type Resolvers<ContextType = GraphQLContext> = {
+  Category?: CategoryResolvers<ContextType>;
+  CategoryFacet?: CategoryFacetResolvers<ContextType>;
+  Event?: EventResolvers<ContextType>;
+  EventConnection?: EventConnectionResolvers<ContextType>;
+  Image?: ImageResolvers<ContextType>;
+  Location?: LocationResolvers<ContextType>;
+  Organizer?: OrganizerResolvers<ContextType>;
+  OrganizerFacet?: OrganizerFacetResolvers<ContextType>;
+  PageInfo?: PageInfoResolvers<ContextType>;
+  Price?: PriceResolvers<ContextType>;
+  Query?: QueryResolvers<ContextType>;
+  Repetition?: RepetitionResolvers<ContextType>;
+  Venue?: VenueResolvers<ContextType>;
+  VenueFacet?: VenueFacetResolvers<ContextType>;
+};
+

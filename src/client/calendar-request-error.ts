@@ -1,0 +1,28 @@
+import type { GraphQLFormattedError } from 'graphql';
+
+/**
+ * A request whose response carried `errors` (on any status: the spec lets `errors` accompany
+ * partial `data` on 200), or that got no usable GraphQL response at all (status 0: network).
+ */
+export class CalendarRequestError<TData = unknown> extends Error {
+  override readonly name = 'CalendarRequestError';
+
+  constructor(
+    /** The response's `errors`, or one made up here when the body was not a GraphQL response. */
+    readonly errors: readonly GraphQLFormattedError[],
+    /** HTTP status; 0 when no response arrived. */
+    readonly status: number,
+    /** Partial data that came with the errors (null fields where resolvers failed). */
+    readonly data: TData | null = null,
+    readonly extensions: Readonly<Record<string, unknown>> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(errors.map((error) => error.message).join('; ') || `Request failed with status ${status}`, options);
+  }
+
+  /** `extensions.code` of the first error, e.g. `BAD_USER_INPUT`. */
+  get code(): string | undefined {
+    const code = this.errors[0]?.extensions?.['code'];
+    return typeof code === 'string' ? code : undefined;
+  }
+}

@@ -1,0 +1,142 @@
+import {
+  CategoriesDocument,
+  EventsPageDocument,
+  type CategoriesQuery,
+  type EventsPageQueryVariables,
+} from '../../../generated/client/graphql.js';
+import { categoryLabeler } from '../category-labels.js';
+import { createCalendarClient } from '../create-calendar-client.js';
+import type { Language } from '../language.js';
+import { h } from './dom.js';
+import { renderCard } from './render-card.js';
+import { injectStyles } from './styles.js';
+import { TEXTS } from './texts.js';
+
+export interface WidgetOptions {
+  /** The GraphQL endpoint. */
+  endpoint: string;
+  apiKey?: string | undefined;
+  /** @default 'nb' */
+  language?: Language | undefined;
+  /** @default 6 */
+  pageSize?: number | undefined;
+  /** Heading above the list; empty for none. */
+  heading?: string | undefined;
+}
+
+/**
+ * Mounts the event list into `root`: category chips, cards and paging, all through the typed
+ * client. Plain DOM, so any page can embed it without a framework.
+ */
+export function mountCalendarWidget(root: HTMLElement, options: WidgetOptions): void {
+  const language = options.language ?? 'nb';
+  const texts = TEXTS[language];
+  const pageSize = options.pageSize ?? 6;
+  injectStyles(root.ownerDocument);
+
+  const client = createCalendarClient({
+    endpoint: options.endpoint,
+    apiKey: options.apiKey,
+    // Spec: X-Page-Url is the embedding page's full URL, starting with https.
+    pageUrl: location.protocol === 'https:' ? location.href : undefined,
+    onNotice: (notice) => console.info(`[calendar] ${notice}`),
+  });
+
+  let categories: NonNullable<CategoriesQuery['categories']> = [];
+  let label = categoryLabeler(categories, language);
+  let hiddenCategories = new Set<string>();
+  let category: string | null = null;
+  let page = 0;
+  let inFlight: AbortController | null = null;
+
+  const headingText = options.heading ?? texts.heading;
+  const filters = h('div', { class: 'ecw-filters', role: 'group', 'aria-label': texts.filter, hidden: true });
+  const status = h('p', { class: 'ecw-status', role: 'status', 'aria-live': 'polite' }, texts.loading);
+  const retry = h('button', { type: 'button', class: 'ecw-button' }, texts.retry);
+  const alert = h('div', { class: 'ecw-alert', role: 'alert', hidden: true }, h('span', {}, texts.failed), retry);
+  const list = h('ul', { class: 'ecw-list', role: 'list', tabindex: -1, 'aria-busy': true, 'aria-label': headingText || texts.heading });
+  const previous = h('button', { type: 'button', class: 'ecw-button', disabled: true }, `← ${texts.previous}`);
+  const next = h('button', { type: 'button', class: 'ecw-button', disabled: true }, `${texts.next} →`);
+  const pageLabel = h('span', { class: 'ecw-page' });
+  const pager = h('nav', { class: 'ecw-pager', 'aria-label': texts.pages, hidden: true }, previous, pageLabel, next);
+
+  root.classList.add('ecw');
+  root.replaceChildren(...[headingText ? h('h2', { class: 'ecw-heading' }, headingText) : null, filters, status, alert, list, pager].filter((node) => node !== null));
+
+  function renderChips(facets: ReadonlyArray<{ id: string; hits: number }>): void {
+    // Chips for visible categories that have upcoming events, in the licence's own order.
+    const hits = new Map(facets.map((facet) => [facet.id, facet.hits]));
+    const chip = (id: string | null, text: string, count?: number) =>
+      h(
+        'button',
+        { type: 'button', class: 'ecw-chip', 'aria-pressed': String(category === id), 'data-category': id ?? '' },
+        text,
+        count === undefined ? null : h('span', { class: 'ecw-count', 'aria-hidden': 'true' }, String(count)),
+      );
+    const shown = categories.filter((entry) => entry.visible && (hits.get(entry.id) ?? 0) > 0);
+    filters.replaceChildren(chip(null, texts.all), ...shown.map((entry) => chip(entry.id, label(entry.id), hits.get(entry.id))));
+    filters.hidden = shown.length === 0;
+  }
+
+  async function load(focusList = false): Promise<void> {
+    inFlight?.abort();
+    const controller = new AbortController();
+    inFlight = controller;
+    list.setAttribute('aria-busy', 'true');
+    alert.hidden = true;
+    const variables: EventsPageQueryVariables = { page, pageSize, ...(category ? { filter: { categories: [category] } } : {}) };
+    try {
+      const { events } = await client.request(EventsPageDocument, variables, { signal: controller.signal });
+      if (controller.signal.aborted) return;
+      const total = events?.totalCount ?? 0;
+      const pages = Math.max(1, events?.pageInfo.totalPages ?? 1);
+      if (!category && filters.childElementCount === 0) renderChips(events?.categories ?? []);
+      list.replaceChildren(...(events?.data ?? []).map((event) => renderCard(event, { language, texts, categoryLabel: label, hiddenCategories })));
+      status.textContent = total === 0 ? texts.empty : `${texts.count(total)} · ${texts.page(page + 1, pages)}`;
+      pageLabel.textContent = texts.page(page + 1, pages);
+      previous.disabled = page === 0;
+      next.disabled = !events?.hasMore;
+      pager.hidden = pages <= 1;
+      if (focusList) list.focus({ preventScroll: true });
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      console.error('[calendar]', error);
+      status.textContent = '';
+      alert.hidden = false;
+    } finally {
+      if (inFlight === controller) list.setAttribute('aria-busy', 'false');
+    }
+  }
+
+  filters.addEventListener('click', (event) => {
+    const button = (event.target as Element).closest<HTMLButtonElement>('.ecw-chip');
+    if (!button) return;
+    category = button.dataset['category'] || null;
+    page = 0;
+    for (const chip of Array.from(filters.querySelectorAll('.ecw-chip'))) chip.setAttribute('aria-pressed', String(chip === button));
+    void load();
+  });
+  previous.addEventListener('click', () => {
+    page = Math.max(0, page - 1);
+    void load(true);
+  });
+  next.addEventListener('click', () => {
+    page += 1;
+    void load(true);
+  });
+  retry.addEventListener('click', () => void start());
+
+  async function start(): Promise<void> {
+    // Labels first: events carry category ids, and the ids are this licence's own.
+    try {
+      categories = (await client.request(CategoriesDocument)).categories ?? [];
+      label = categoryLabeler(categories, language);
+      hiddenCategories = new Set(categories.flatMap((entry) => [entry, ...entry.subCategories]).filter((entry) => !entry.visible).map((entry) => entry.id));
+    } catch (error) {
+      console.warn('[calendar] category labels unavailable; showing ids', error);
+    }
+    await load();
+  }
+
+  void start();
+}

@@ -1,0 +1,173 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+/** Raw organizer price input, stored as given (string or number). */
+export interface StoredPrice {
+  type: string;
+  price: string | number | null;
+  name_nb?: string | null;
+  name_en?: string | null;
+}
+
+export interface StoredImage {
+  urlSmall: string;
+  urlLarge: string;
+  alt: string | null;
+  focusX: number | null;
+  focusY: number | null;
+  width: number | null;
+  height: number | null;
+}
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+/** count(*) and bigint come back as strings from `pg` and numbers from PGlite. */
+type BigIntColumn = ColumnType<string | number, number | bigint, number | bigint>;
+
+export interface CategoriesTable {
+  id: string;
+  name_nb: string;
+  name_en: string;
+  slug_nb: string;
+  slug_en: string;
+  visible: Generated<boolean>;
+  parent_id: string | null;
+  position: Generated<number>;
+}
+
+export interface RetiredCategoriesTable {
+  id: string;
+  replaced_by: string[];
+  retired_at: Generated<Date>;
+}
+
+export interface VenuesTable {
+  id: string;
+  slug: string;
+  name: string;
+  address: string | null;
+  postal_code: string | null;
+  municipality: string | null;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+export interface OrganizersTable {
+  id: string;
+  slug: string;
+  name: string;
+  website: string | null;
+}
+
+export interface EventsTable {
+  id: string;
+  slug: string;
+  title_nb: string | null;
+  title_en: string | null;
+  desc_nb: string | null;
+  desc_en: string | null;
+  mode: string;
+  tags: string[];
+  venue_id: string | null;
+  is_super_event: boolean;
+  super_event_id: string | null;
+  featured: boolean;
+  featured_special_event: boolean;
+  tickets_information: string;
+  tickets_url: string | null;
+  prices: Json<StoredPrice[]>;
+  images: Json<StoredImage[]>;
+  event_cancelled: boolean;
+  event_sold_out: boolean;
+  minimum_age: number | null;
+  maximum_age: number | null;
+  age_restriction: string | null;
+  cancellation_period: number | null;
+  views: number | null;
+  publishing_date: Timestamp | null;
+  tickets_from_date: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  registration_enabled: boolean;
+  available_tickets: number | null;
+  active_tickets: number | null;
+  max_booking_date: string | null;
+  max_booking_time: string | null;
+  payment_method: string | null;
+  search_text: string;
+  last_ends_at: Timestamp;
+}
+
+export interface EventCategoriesTable {
+  event_id: string;
+  category_id: string;
+  position: number;
+}
+
+export interface EventOrganizersTable {
+  event_id: string;
+  organizer_id: string;
+  position: number;
+}
+
+export interface OccurrencesTable {
+  /** bigserial: a string from `pg`, a number from PGlite; never written by us. */
+  id: ColumnType<string | number, never, never>;
+  event_id: string;
+  position: number;
+  start_at: Timestamp;
+  end_at: Timestamp | null;
+  ends_at: Timestamp;
+  start_time: string;
+  local_minute: number;
+  /** Oslo calendar day of the start, `YYYY-MM-DD`. */
+  local_day: string;
+  duration: number | null;
+  venue_id: string | null;
+  tickets_url: string | null;
+  cancelled: boolean;
+  sold_out: boolean;
+  prices: Json<StoredPrice[] | null> | null;
+}
+
+export interface ApiKeysTable {
+  key_hash: string;
+  key_prefix: string;
+  application: string;
+  revoked: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+
+export interface UsageCountsTable {
+  day: ColumnType<Date | string, string, string>;
+  key_hash: string;
+  client_id: string;
+  page_origin: string;
+  requests: BigIntColumn;
+}
+
+/** Kysely's view of our schema. */
+export interface Database {
+  categories: CategoriesTable;
+  retired_categories: RetiredCategoriesTable;
+  venues: VenuesTable;
+  organizers: OrganizersTable;
+  events: EventsTable;
+  event_categories: EventCategoriesTable;
+  event_organizers: EventOrganizersTable;
+  occurrences: OccurrencesTable;
+  api_keys: ApiKeysTable;
+  usage_counts: UsageCountsTable;
+}
+
+export type CategoryRow = Selectable<CategoriesTable>;
+export type VenueRow = Selectable<VenuesTable>;
+export type OrganizerRow = Selectable<OrganizersTable>;
+export type EventRow = Selectable<EventsTable>;
+export type OccurrenceRow = Selectable<OccurrencesTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+
+/** An event row with the ids of its categories and organizers, in the event's own order. */
+export interface EventRecord extends EventRow {
+  category_ids: string[];
+  organizer_ids: string[];
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely/migration';
+import * as calendarCore from './2026-11-21-0001-calendar-core.js';
+
+/** Every migration, by its timestamped name. Listed statically so bundlers and tsx need no file scanning. */
+export const migrations: Record<string, Migration> = {
+  '2026-11-21-0001-calendar-core': calendarCore,
+};

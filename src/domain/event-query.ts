@@ -1,0 +1,123 @@
+import type { Filter } from '../../generated/resolvers-types.js';
+import { parseDateArgument } from './oslo-time.js';
+import { parseHoursRange, type HoursRange } from './hours-range.js';
+import { searchWords } from './search-term.js';
+
+/** Largest `pageSize` accepted: existing public clients send up to 1000 to fetch a whole programme. */
+export const MAX_PAGE_SIZE = 1000;
+export const DEFAULT_PAGE_SIZE = 10;
+
+/**
+ * A validated `events` filter. Each field is one condition; null means "not given".
+ * Date-level conditions apply to one date of the event, event-level ones to the event.
+ */
+export interface EventQuery {
+  now: Date;
+  /** `fromDate`, default now: the date has not ended (no end time: started under 3 h before). */
+  from: Date;
+  /** `untilDate`: the date starts before this. */
+  until: Date | null;
+  /** `fromStartDate`: the date starts at or after this. */
+  fromStart: Date | null;
+  categories: string[] | null;
+  notCategories: string[];
+  /** Every list given (`venues`, `venueSlug`) must hold: each is one any-of set of slugs. */
+  venueSlugSets: string[][];
+  organizerSlugSets: string[][];
+  /** Normalised words of `searchTerm`; empty when none. */
+  searchWords: string[];
+  tag: string | null;
+  mode: 'online' | 'offline' | null;
+  superEvent: string | null;
+  onlyFeatured: boolean;
+  onlyFeaturedSpecialEvent: boolean;
+  cancelledNotIncluded: boolean;
+  soldOutNotIncluded: boolean;
+  hoursRange: HoursRange | null;
+  groupByDay: boolean;
+  municipality: string | null;
+  postalCodes: string[] | null;
+}
+
+export type EventQueryResult = { ok: true; query: EventQuery } | { ok: false; invalidArgs: string[] };
+
+function cleanList(list: ReadonlyArray<string | null | undefined> | null | undefined): string[] | null {
+  if (list == null) return null;
+  return list.filter((v): v is string => typeof v === 'string');
+}
+
+/**
+ * Validates and normalises a `Filter`. Invalid values are collected, not thrown, so that the error
+ * names every bad argument at once (`extensions.invalidArgs`).
+ */
+export function buildEventQuery(filter: Filter | null | undefined, now: Date): EventQueryResult {
+  const f = filter ?? {};
+  const invalidArgs: string[] = [];
+  const date = (name: 'fromDate' | 'untilDate' | 'fromStartDate'): Date | null => {
+    const raw = f[name];
+    if (raw == null) return null;
+    const parsed = parseDateArgument(raw);
+    if (!parsed) invalidArgs.push(name);
+    return parsed;
+  };
+  const from = date('fromDate');
+  const until = date('untilDate');
+  const fromStart = date('fromStartDate');
+
+  let hoursRange: HoursRange | null = null;
+  if (f.hoursRange != null) {
+    hoursRange = parseHoursRange(f.hoursRange);
+    if (!hoursRange) invalidArgs.push('hoursRange');
+  }
+  let mode: 'online' | 'offline' | null = null;
+  if (f.mode != null) {
+    if (f.mode === 'online' || f.mode === 'offline') mode = f.mode;
+    else invalidArgs.push('mode');
+  }
+  if (invalidArgs.length > 0) return { ok: false, invalidArgs };
+
+  const categories = cleanList(f.categories);
+  const venueSlugSets: string[][] = [];
+  const venues = cleanList(f.venues);
+  if (venues && venues.length > 0) venueSlugSets.push(venues);
+  if (f.venueSlug != null) venueSlugSets.push([f.venueSlug]);
+  const organizerSlugSets: string[][] = [];
+  const organizers = cleanList(f.organizers);
+  if (organizers && organizers.length > 0) organizerSlugSets.push(organizers);
+  if (f.organizerSlug != null) organizerSlugSets.push([f.organizerSlug]);
+  const postalCodes = cleanList(f.postalCodes);
+
+  return {
+    ok: true,
+    query: {
+      now,
+      from: from ?? now,
+      until,
+      fromStart,
+      // "Empty means all."
+      categories: categories && categories.length > 0 ? categories : null,
+      notCategories: cleanList(f.notCategories) ?? [],
+      venueSlugSets,
+      organizerSlugSets,
+      searchWords: f.searchTerm ? searchWords(f.searchTerm) : [],
+      tag: f.tag ?? null,
+      mode,
+      superEvent: f.superEvent ?? null,
+      onlyFeatured: f.onlyFeatured === true,
+      onlyFeaturedSpecialEvent: f.onlyFeaturedSpecialEvent === true,
+      cancelledNotIncluded: f.cancelledNotIncluded === true,
+      soldOutNotIncluded: f.soldOutNotIncluded === true,
+      hoursRange,
+      groupByDay: f.groupRepetitionsByDay === true,
+      municipality: f.municipality?.trim() ? f.municipality.trim() : null,
+      postalCodes: postalCodes && postalCodes.length > 0 ? postalCodes : null,
+    },
+  };
+}
+
+/** The default query ("upcoming events") at an instant, used by the lookups outside `events`. */
+export function upcomingQuery(now: Date): EventQuery {
+  const result = buildEventQuery(null, now);
+  if (!result.ok) throw new Error('unreachable: an empty filter is valid');
+  return result.query;
+}

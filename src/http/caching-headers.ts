@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * What changes the body of a GET /graphQL answer besides the URL: `Accept` (sandbox HTML or JSON,
+ * and which JSON media type), `X-Api-Key` (an unknown or revoked key adds a notice) and the CSRF
+ * header (without it the answer is a 400). A shared cache must keep these variants apart.
+ */
+export const GRAPHQL_VARY = 'Accept, X-Api-Key, Service-Require-Preflight';
+
+export const NO_STORE = 'no-store';
+
+/** Freshness of a cached answer as the response cache reports it. */
+export interface Freshness {
+  /** TTL the answer was cached with. */
+  ttlMs: number;
+  /** How long ago it was cached (0 when cached by this request). */
+  ageMs: number;
+}
+
+/**
+ * `Cache-Control` of a cacheable GET answer, from the same TTL as our response cache: browsers and
+ * CDNs keep it for what remains of that TTL, and a CDN may serve it stale for half a TTL more while
+ * it revalidates. Undefined when nothing remains (the caller sends no-store).
+ */
+export function publicCacheControl(freshness: Freshness): string | undefined {
+  const remaining = Math.floor((freshness.ttlMs - freshness.ageMs) / 1000);
+  if (!Number.isFinite(remaining) || remaining <= 0) return undefined;
+  const stale = Math.floor(freshness.ttlMs / 2000);
+  return `public, max-age=${remaining}, s-maxage=${remaining}, stale-while-revalidate=${stale}`;
+}
+
+/** A strong validator over the exact bytes and their media type. */
+export function entityTag(body: string, mediaType: string): string {
+  return `"${createHash('sha256').update(mediaType).update('\n').update(body).digest('base64url').slice(0, 32)}"`;
+}
+
+/** RFC 9110 If-None-Match with the weak comparison (a `W/` prefix is ignored). */
+export function matchesIfNoneMatch(req: IncomingMessage, etag: string): boolean {
+  const header = req.headers['if-none-match'];
+  if (!header) return false;
+  const strip = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || strip(tag) === strip(etag));
+}

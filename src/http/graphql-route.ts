@@ -1,0 +1,91 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../logger.js';
+import type { GetEnveloped } from '../plugins/index.js';
+import { GRAPHQL_VARY, NO_STORE, entityTag, matchesIfNoneMatch, publicCacheControl } from './caching-headers.js';
+import { CSRF_MESSAGE, isCsrfSafe, requestMediaType } from './csrf.js';
+import { executeGraphQL, type GraphQLOutcome } from './execute-graphql.js';
+import { negotiateGraphQLMediaType, type GraphQLMediaType } from './negotiate.js';
+import { resolvePersistedQuery, type PersistedQueryStore } from './persisted-queries.js';
+import { BodyTooLargeError, readBody } from './read-body.js';
+import { paramsFromBody, paramsFromSearch, type ParamsOutcome } from './request-params.js';
+import { sendJson, sendRequestError } from './respond.js';
+import { httpStatusFor } from './status.js';
+
+/** Largest accepted request body: the standard introspection query is ~2 KB, our largest operation under 1 KB. */
+export const DEFAULT_MAX_BODY_BYTES = 102_400;
+
+export interface GraphQLRouteOptions {
+  getEnveloped: GetEnveloped;
+  persistedQueries: PersistedQueryStore;
+  logger: Logger;
+  /** Largest accepted request body in bytes. @default 102400 */
+  maxBodyBytes?: number;
+}
+
+/** GET and POST /graphQL: decide (CSRF, parameters, persisted query), execute, then write with caching headers. */
+export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, url: URL, options: GraphQLRouteOptions): Promise<void> {
+  const mediaType = negotiateGraphQLMediaType(req);
+  const vary: Record<string, string> = req.method === 'GET' ? { Vary: GRAPHQL_VARY } : {};
+  if (!isCsrfSafe(req)) return sendRequestError(res, CSRF_MESSAGE, 'BAD_REQUEST', { mediaType, headers: vary });
+
+  if (req.method === 'POST' && requestMediaType(req) !== 'application/json') {
+    return sendRequestError(res, 'Send the POST body as JSON with Content-Type: application/json.', 'UNSUPPORTED_MEDIA_TYPE', { mediaType });
+  }
+
+  let parsed: ParamsOutcome;
+  if (req.method === 'GET') {
+    parsed = paramsFromSearch(url.searchParams);
+  } else {
+    const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    try {
+      parsed = paramsFromBody(await readBody(req, maxBodyBytes));
+    } catch (error) {
+      if (!(error instanceof BodyTooLargeError)) throw error;
+      // The rest of the body is not read: close the connection instead of draining it.
+      return sendRequestError(res, `The request body is larger than the limit of ${maxBodyBytes} bytes.`, 'PAYLOAD_TOO_LARGE', {
+        mediaType,
+        headers: { Connection: 'close' },
+        extensions: { maxBodyBytes },
+      });
+    }
+  }
+  if (!parsed.ok) return send(res, req, { result: parsed.error }, mediaType);
+
+  const resolved = await resolvePersistedQuery(parsed.params, options.persistedQueries);
+  if (!resolved.ok) return send(res, req, { result: resolved.error }, mediaType);
+  const params = resolved.params;
+  if (params.query === undefined) {
+    const message = 'Send the operation in the "query" parameter, or a persisted query hash in extensions.persistedQuery.';
+    return sendRequestError(res, message, 'BAD_REQUEST', { mediaType, headers: vary });
+  }
+
+  const helixRequest = { body: params, headers: req.headers, method: req.method ?? 'GET', query: Object.fromEntries(url.searchParams) };
+  const outcome = await executeGraphQL(options.getEnveloped, helixRequest, params, options.logger);
+  send(res, req, outcome, mediaType);
+}
+
+/**
+ * Writes a GraphQL response. Caching: only a GET answer that the shared response cache holds, with
+ * no errors and no per-caller notice, is public; everything else is `no-store` (errors, POST, and
+ * answers carrying a notice, which differ per caller).
+ */
+function send(res: ServerResponse, req: IncomingMessage, outcome: GraphQLOutcome, mediaType: GraphQLMediaType): void {
+  const { result, freshness } = outcome;
+  const status = httpStatusFor(result, mediaType);
+  const body = JSON.stringify(result);
+  const notice = result.extensions?.['notice'];
+  const publicControl =
+    req.method === 'GET' && status === 200 && !result.errors && notice === undefined && freshness ? publicCacheControl(freshness) : undefined;
+  if (!publicControl) {
+    // A notice is meant for this caller alone: `private` tells every cache on the way.
+    const control = notice === undefined ? NO_STORE : `private, ${NO_STORE}`;
+    return sendJson(res, status, body, { 'Cache-Control': control, ...(req.method === 'GET' ? { Vary: GRAPHQL_VARY } : {}) }, mediaType);
+  }
+  const etag = entityTag(body, mediaType);
+  const headers = { 'Cache-Control': publicControl, ETag: etag, Vary: GRAPHQL_VARY };
+  if (matchesIfNoneMatch(req, etag)) {
+    res.writeHead(304, headers);
+    return void res.end();
+  }
+  sendJson(res, status, body, headers, mediaType);
+}

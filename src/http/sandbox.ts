@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+const require = createRequire(import.meta.url);
+
+function packageFile(pkg: string, file: string): { path: string; version: string } {
+  const manifestPath = require.resolve(`${pkg}/package.json`);
+  const { version } = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: string };
+  return { path: join(dirname(manifestPath), file), version };
+}
+
+interface Asset {
+  type: string;
+  load: () => Buffer;
+}
+
+/**
+ * The sandbox is served entirely from our origin (no CDN: it works offline and under a strict
+ * Content-Security-Policy): GraphiQL's browser build and React's UMD files from node_modules.
+ * Their versions are part of the URL, so the files can be cached as immutable.
+ */
+const graphiql = packageFile('graphiql', 'graphiql.min.js');
+const graphiqlCss = packageFile('graphiql', 'graphiql.min.css');
+const react = packageFile('react', 'umd/react.production.min.js');
+const reactDom = packageFile('react-dom', 'umd/react-dom.production.min.js');
+
+export const SANDBOX_ASSET_PREFIX = `/sandbox/${graphiql.version}-${react.version}/`;
+
+/** Runs in the page: GraphiQL against this same URL, prefilled from `?query=` when given. */
+const BOOT_SCRIPT = `(function () {
+  var container = document.getElementById('graphiql');
+  var params = new URLSearchParams(location.search);
+  var fetcher = GraphiQL.createFetcher({ url: location.origin + location.pathname });
+  ReactDOM.createRoot(container).render(
+    React.createElement(GraphiQL, {
+      fetcher: fetcher,
+      defaultQuery: container.getAttribute('data-default-query'),
+      query: params.get('query') || undefined,
+      variables: params.get('variables') || undefined,
+      defaultEditorToolsVisibility: true,
+      shouldPersistHeaders: false,
+    }),
+  );
+})();
+`;
+
+const fromFile = (path: string) => () => readFileSync(path);
+
+const ASSETS: Record<string, Asset> = {
+  'graphiql.min.js': { type: 'text/javascript; charset=utf-8', load: fromFile(graphiql.path) },
+  'graphiql.min.css': { type: 'text/css; charset=utf-8', load: fromFile(graphiqlCss.path) },
+  'react.production.min.js': { type: 'text/javascript; charset=utf-8', load: fromFile(react.path) },
+  'react-dom.production.min.js': { type: 'text/javascript; charset=utf-8', load: fromFile(reactDom.path) },
+  'sandbox.js': { type: 'text/javascript; charset=utf-8', load: () => Buffer.from(BOOT_SCRIPT) },
+};
+
+/** The example the sandbox opens with: it runs as it is. */
+export const EXAMPLE_QUERY = `# Event calendar API: a read-only GraphQL endpoint.
+# Press the run button (or Ctrl-Enter) to run this query.
+# The Docs panel (book icon, top left) describes every type, field and argument.
+query UpcomingEvents {
+  events(pageSize: 5) {
+    totalCount
+    data {
+      id
+      title_nb
+      startDate
+      venue {
+        name
+      }
+    }
+  }
+}
+`;
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Event calendar API · sandbox</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${SANDBOX_ASSET_PREFIX}graphiql.min.css">
+<style>html, body, #graphiql { height: 100%; margin: 0; }</style>
+</head>
+<body>
+<div id="graphiql" data-default-query="${escapeHtml(EXAMPLE_QUERY)}">Loading the sandbox…</div>
+<script src="${SANDBOX_ASSET_PREFIX}react.production.min.js"></script>
+<script src="${SANDBOX_ASSET_PREFIX}react-dom.production.min.js"></script>
+<script src="${SANDBOX_ASSET_PREFIX}graphiql.min.js"></script>
+<script src="${SANDBOX_ASSET_PREFIX}sandbox.js"></script>
+</body>
+</html>
+`;
+
+/** Everything from our origin; inline styles are needed by React and CodeMirror. */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Spec: "Sandbox: same URL, opened by a request that accepts HTML." */
+export function sendSandboxPage(res: ServerResponse): void {
+  res.writeHead(200, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': Buffer.byteLength(PAGE),
+    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'Cache-Control': 'no-cache',
+    Vary: 'Accept',
+  });
+  res.end(PAGE);
+}
+
+const loaded = new Map<string, { raw: Buffer; gzip: Buffer }>();
+
+/** Serves one sandbox file; false when the path names none (the caller answers 404). */
+export function sendSandboxAsset(req: IncomingMessage, res: ServerResponse, path: string): boolean {
+  if (!path.startsWith(SANDBOX_ASSET_PREFIX)) return false;
+  const name = path.slice(SANDBOX_ASSET_PREFIX.length);
+  const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+  if (!asset) return false;
+  let bytes = loaded.get(name);
+  if (!bytes) {
+    // Compressed once, on first use: GraphiQL is ~1 MB raw and ~300 KB gzipped.
+    const raw = asset.load();
+    bytes = { raw, gzip: gzipSync(raw) };
+    loaded.set(name, bytes);
+  }
+  const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+  const body = gzip ? bytes.gzip : bytes.raw;
+  res.writeHead(200, {
+    'Content-Type': asset.type,
+    'Content-Length': body.length,
+    ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+    'Cache-Control': 'public, max-age=31536000, immutable',
+    Vary: 'Accept-Encoding',
+  });
+  res.end(body);
+  return true;
+}

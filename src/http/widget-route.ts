@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { sendRequestError } from './respond.js';
+
+const WIDGET_ENTRY = fileURLToPath(new URL('../client/widget/main.ts', import.meta.url));
+
+interface WidgetScript {
+  code: string;
+  etag: string;
+}
+
+// One bundle per process, built on first request: the widget changes only with a deploy, and
+// starting the service (and every test) should not pay for esbuild.
+let script: Promise<WidgetScript> | null = null;
+
+async function bundleWidget(): Promise<WidgetScript> {
+  // Imported here, not at the top: esbuild is a devDependency, and without it only /widget fails.
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: [WIDGET_ENTRY],
+    write: false,
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2020',
+    legalComments: 'none',
+  });
+  const code = result.outputFiles[0]!.text;
+  return { code, etag: `"${createHash('sha256').update(code).digest('base64url').slice(0, 27)}"` };
+}
+
+function widgetScript(): Promise<WidgetScript> {
+  script ??= bundleWidget().catch((error: unknown) => {
+    script = null; // let the next request try again
+    throw error;
+  });
+  return script;
+}
+
+const PAGE = `<!doctype html>
+<html lang="nb">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Hva skjer – arrangementskalender</title>
+<style>
+  body { margin: 0; background: #f6f8fb; }
+  main { max-width: 72rem; margin: 0 auto; padding: 2rem 1.25rem 3rem; }
+  .intro { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #566270; margin: 0 0 1.5rem; }
+  h1 { font: 700 2rem/1.2 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b2430; margin: 0 0 .35rem; }
+</style>
+</head>
+<body>
+<main>
+  <h1>Hva skjer</h1>
+  <p class="intro">Kommende arrangementer fra kalenderen. Denne siden viser widgeten som andre nettsteder kan bygge inn.</p>
+  <div data-calendar-widget data-endpoint="/graphQL" data-page-size="6"></div>
+</main>
+<script type="module" src="/widget/widget.js"></script>
+</body>
+</html>
+`;
+
+// The page runs only our own script; styles are inline (the widget injects its CSS), pictures come
+// from the calendar's image hosts.
+const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src * data:; connect-src 'self'; base-uri 'none'; form-action 'none'";
+
+function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+  res.writeHead(status, { ...headers, 'Content-Length': String(Buffer.byteLength(body)) });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/**
+ * Serves the embeddable event widget: `GET /widget` (a page showing it) and `GET /widget/widget.js`
+ * (the script, bundled from `src/client/widget/main.ts`). Answers false for any other path.
+ */
+export async function handleWidget(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+  const path = url.pathname;
+  const isPage = path === '/widget' || path === '/widget/';
+  const isScript = path === '/widget/widget.js';
+  if (!isPage && !isScript) return false;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    sendRequestError(res, 'Use GET.', 'METHOD_NOT_ALLOWED', { headers: { Allow: 'GET, HEAD' } });
+    return true;
+  }
+
+  if (isPage) {
+    send(req, res, 200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=300', 'Content-Security-Policy': PAGE_CSP }, PAGE);
+    return true;
+  }
+
+  let bundle: WidgetScript;
+  try {
+    bundle = await widgetScript();
+  } catch (error) {
+    sendRequestError(res, `The widget script could not be built: ${(error as Error).message}`, 'INTERNAL_SERVER_ERROR');
+    return true;
+  }
+  const headers = {
+    'Content-Type': 'text/javascript; charset=utf-8',
+    'Cache-Control': 'public, max-age=300',
+    ETag: bundle.etag,
+    // Module scripts load in CORS mode: other sites can embed the widget only with this header.
+    'Access-Control-Allow-Origin': '*',
+  };
+  if (req.headers['if-none-match'] === bundle.etag) {
+    res.writeHead(304, headers);
+    res.end();
+    return true;
+  }
+  send(req, res, 200, headers, bundle.code);
+  return true;
+}

@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { parseDateArgument, parseImportTimestamp } from '../domain/oslo-time.js';
+
+/*
+ * The import file (docs/import-format.md). Every object is strict: an unknown key is an error at
+ * every level, so a typo is reported instead of silently dropped. Optional fields get their
+ * documented default here, so the parsed file is complete and the loader never guesses.
+ */
+
+const id = z.string().min(1, 'must not be empty');
+const text = z.string();
+const optionalText = text.nullable().default(null);
+const optionalInt = z.int().nullable().default(null);
+
+const rememberedTimestamps = new Map<string, Date | null>();
+const REMEMBERED_TIMESTAMPS = 100_000;
+
+/**
+ * parseImportTimestamp, remembered: a file repeats its timestamps (validation reads each twice, the
+ * loader once more, and series share times), and parsing dominates the cost of validating a file.
+ * The returned Date is shared: read it, never mutate it.
+ */
+export function readImportTimestamp(value: string): Date | null {
+  let instant = rememberedTimestamps.get(value);
+  if (instant === undefined) {
+    // Bounded, so a long-running process that imports many files does not grow without limit.
+    if (rememberedTimestamps.size >= REMEMBERED_TIMESTAMPS) rememberedTimestamps.clear();
+    instant = parseImportTimestamp(value);
+    rememberedTimestamps.set(value, instant);
+  }
+  return instant;
+}
+
+/** ISO 8601 / RFC 3339 with an explicit offset, or the service's own `YYYY-MM-DD HH:mm:ss+01:00`. */
+export const ImportTimestampSchema = z.string().superRefine((value, ctx) => {
+  if (readImportTimestamp(value) !== null) return;
+  // Readable as an Oslo wall-clock time, but an import must say which instant it means.
+  const message =
+    parseDateArgument(value) !== null
+      ? 'timestamp needs an explicit offset'
+      : `not a valid timestamp: ${JSON.stringify(value)} (expected e.g. 2026-12-01T19:00:00+01:00)`;
+  ctx.addIssue({ code: 'custom', message });
+});
+
+/** The organizer's raw price input is kept as given; readers interpret it. */
+export const PriceSchema = z.strictObject({
+  type: id,
+  price: z.union([z.string(), z.number()], { error: 'expected a string or a number' }),
+  name_nb: text.nullable().optional(),
+  name_en: text.nullable().optional(),
+});
+
+const focus = z.number().min(0).max(1).nullable().default(null);
+
+export const ImageSchema = z.strictObject({
+  urlSmall: z.string().min(1),
+  urlLarge: z.string().min(1),
+  alt: optionalText,
+  focusX: focus,
+  focusY: focus,
+  width: z.int().positive().nullable().default(null),
+  height: z.int().positive().nullable().default(null),
+});
+
+export const CategorySchema = z.strictObject({
+  id,
+  name_nb: z.string().min(1),
+  name_en: z.string().min(1),
+  slug_nb: z.string().min(1),
+  slug_en: z.string().min(1),
+  visible: z.boolean().default(true),
+  parent: id.nullable().default(null),
+});
+
+export const RetiredCategorySchema = z.strictObject({
+  id,
+  replacedBy: z.array(id),
+});
+
+export const VenueSchema = z.strictObject({
+  id,
+  slug: z.string().min(1),
+  name: z.string().min(1),
+  address: optionalText,
+  postalCode: optionalText,
+  municipality: optionalText,
+  location: z
+    .strictObject({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) })
+    .nullable()
+    .default(null),
+});
+
+export const OrganizerSchema = z.strictObject({
+  id,
+  slug: z.string().min(1),
+  name: z.string().min(1),
+  website: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).nullable().default(null),
+});
+
+const START_TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
+
+export const EventDateSchema = z
+  .strictObject({
+    start: ImportTimestampSchema,
+    end: ImportTimestampSchema.nullable().default(null),
+    startTime: z.string().regex(START_TIME, 'expected a wall-clock time HH:mm').nullable().default(null),
+    duration: z.int().min(0).nullable().default(null),
+    venue: id.nullable().default(null),
+    ticketsURL: optionalText,
+    cancelled: z.boolean().nullable().default(null),
+    soldOut: z.boolean().nullable().default(null),
+    prices: z.array(PriceSchema).nullable().default(null),
+  })
+  .superRefine((date, ctx) => {
+    if (date.end === null) return;
+    const start = readImportTimestamp(date.start);
+    const end = readImportTimestamp(date.end);
+    if (start && end && end < start) ctx.addIssue({ code: 'custom', path: ['end'], message: 'end is before start' });
+  });
+
+export const EventSchema = z.strictObject({
+  id,
+  slug: z.string().min(1),
+  title_nb: optionalText,
+  title_en: optionalText,
+  desc_nb: optionalText,
+  desc_en: optionalText,
+  categories: z.array(id).default([]),
+  tags: z.array(z.string()).default([]),
+  mode: z.enum(['online', 'offline']).default('offline'),
+  venue: id.nullable().default(null),
+  organizers: z.array(id).default([]),
+  isSuperEvent: z.boolean().default(false),
+  superEvent: id.nullable().default(null),
+  featured: z.boolean().default(false),
+  featuredSpecialEvent: z.boolean().default(false),
+  ticketsInformation: z.enum(['free', 'noTicketsInfo', 'ticketsInfo']).default('noTicketsInfo'),
+  ticketsURL: optionalText,
+  prices: z.array(PriceSchema).default([]),
+  images: z.array(ImageSchema).default([]),
+  dates: z.array(EventDateSchema).min(1, 'an event needs at least one date'),
+  eventCancelled: z.boolean().default(false),
+  eventSoldOut: z.boolean().default(false),
+  minimumAge: optionalInt,
+  maximumAge: optionalInt,
+  cancellationPeriod: optionalInt,
+  views: optionalInt,
+  ageRestriction: optionalText,
+  publishingDate: ImportTimestampSchema.nullable().default(null),
+  ticketsFromDate: ImportTimestampSchema.nullable().default(null),
+  // Absent: the loader keeps the stored value (or now() for a new event).
+  created_at: ImportTimestampSchema.optional(),
+  updated_at: ImportTimestampSchema.optional(),
+  registrationEnabled: z.boolean().default(false),
+  availableTickets: optionalInt,
+  activeTickets: optionalInt,
+  maxBookingDate: optionalText,
+  maxBookingTime: optionalText,
+  paymentMethod: optionalText,
+});
+
+export const ApiKeySchema = z.strictObject({
+  key: z.string().regex(/^hsk_[\x21-\x7e]+$/, 'an API key starts with "hsk_" and has no spaces'),
+  application: z.string().min(1),
+  revoked: z.boolean().default(false),
+});
+
+/** The element schema of each top-level list, in the order the loader writes them. */
+export const calendarFileSections = {
+  categories: CategorySchema,
+  retiredCategories: RetiredCategorySchema,
+  venues: VenueSchema,
+  organizers: OrganizerSchema,
+  events: EventSchema,
+  apiKeys: ApiKeySchema,
+} as const;
+
+export const importFormat = z.strictObject({
+  categories: z.array(CategorySchema).optional(),
+  retiredCategories: z.array(RetiredCategorySchema).optional(),
+  venues: z.array(VenueSchema).optional(),
+  organizers: z.array(OrganizerSchema).optional(),
+  events: z.array(EventSchema).optional(),
+  apiKeys: z.array(ApiKeySchema).optional(),
+});
+
+/** A parsed import file, defaults filled in. */
+export type CalendarFile = z.infer<typeof importFormat>;
+/** What a file may omit: the shape writers produce. */
+export type CalendarFileInput = z.input<typeof importFormat>;
+export type CalendarCategory = z.infer<typeof CategorySchema>;
+export type CalendarRetiredCategory = z.infer<typeof RetiredCategorySchema>;
+export type CalendarVenue = z.infer<typeof VenueSchema>;
+export type CalendarOrganizer = z.infer<typeof OrganizerSchema>;
+export type CalendarEvent = z.infer<typeof EventSchema>;
+export type CalendarEventDate = z.infer<typeof EventDateSchema>;
+export type CalendarPrice = z.infer<typeof PriceSchema>;
+export type CalendarImage = z.infer<typeof ImageSchema>;
+export type CalendarApiKey = z.infer<typeof ApiKeySchema>;

@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+import { generateDemoCalendar } from './demo-calendar.js';
+import { importCalendar, type ImportSummary } from './import-calendar.js';
+
+export interface SeedIfEmptyOptions {
+  /** Number of demo events; 0 seeds nothing. */
+  events: number;
+  /** Dates are generated around this day. */
+  today: Date;
+  /** @default 1 */
+  seed?: number;
+}
+
+/**
+ * Seeds the demo calendar into a database without events, so a fresh start has something to show.
+ * A database that holds any event is never seeded over: returns null and writes nothing.
+ */
+export async function seedDemoCalendarIfEmpty(db: Kysely<Database>, options: SeedIfEmptyOptions): Promise<ImportSummary | null> {
+  if (options.events <= 0) return null;
+  const existing = await db.selectFrom('events').select('id').limit(1).executeTakeFirst();
+  if (existing) return null;
+  const calendar = generateDemoCalendar({ events: options.events, seed: options.seed ?? 1, today: options.today });
+  return importCalendar(db, calendar);
+}

@@ -1,0 +1,108 @@
+import type { Plugin } from '@envelop/core';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+import { addUsageCounts, type UsageCount } from '../db/repositories/usage-counts.js';
+import { osloWallClock } from '../domain/oslo-time.js';
+import type { Logger } from '../logger.js';
+import { headerValue, type CallerContext } from './use-api-key.js';
+
+export interface UsageRecorderOptions {
+  db: Kysely<Database>;
+  logger: Logger;
+  /** How often the in-memory counts are written. @default 5000 */
+  flushIntervalMs?: number;
+  /** Source of "now" for the day a request is counted on (Oslo calendar day). @default () => new Date() */
+  clock?: () => Date;
+}
+
+/**
+ * Request counts kept in memory and written in batches off the hot path: every few seconds and on
+ * close, as one upsert that adds to the stored counts. A failed write keeps the counts for the next.
+ */
+export class UsageRecorder {
+  private pending = new Map<string, UsageCount>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  private closed = false;
+  private readonly clock: () => Date;
+
+  constructor(private readonly options: UsageRecorderOptions) {
+    this.clock = options.clock ?? (() => new Date());
+  }
+
+  record(caller: { keyHash: string; clientId: string; pageOrigin: string }): void {
+    if (this.closed) return;
+    const day = osloWallClock(this.clock()).date;
+    const id = JSON.stringify([day, caller.keyHash, caller.clientId, caller.pageOrigin]);
+    const count = this.pending.get(id);
+    if (count) count.requests += 1;
+    else this.pending.set(id, { day, ...caller, requests: 1 });
+    if (!this.timer) {
+      this.timer = setInterval(() => void this.flush(), this.options.flushIntervalMs ?? 5000);
+      // Counting must not keep the process alive.
+      this.timer.unref();
+    }
+  }
+
+  /** Writes what has been counted so far; resolves when it is stored (or kept after a failure). */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.write());
+    return this.flushing;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+
+  private async write(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    try {
+      await addUsageCounts(this.options.db, [...batch.values()]);
+    } catch (error) {
+      this.options.logger.warn({ err: error, rows: batch.size }, 'writing usage counts failed; keeping them for the next flush');
+      for (const [id, count] of batch) {
+        const newer = this.pending.get(id);
+        if (newer) newer.requests += count.requests;
+        else this.pending.set(id, count);
+      }
+    }
+  }
+}
+
+/** Spec: `X-Page-Url` is "the full URL of the embedding page, starting with https"; we count its origin. */
+function pageOrigin(value: string | undefined): string {
+  if (!value) return '';
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' ? url.origin : '';
+  } catch {
+    return '';
+  }
+}
+
+/** A client id is "form name/version": printable, bounded, so a caller cannot flood the table with junk. */
+function clientId(value: string | undefined): string {
+  return value && /^[\x20-\x7e]{1,100}$/.test(value) ? value : '';
+}
+
+/**
+ * Counts each executed request per key (anonymous for none, unknown or revoked keys), client id and
+ * page origin. Order: after useApiKey, whose context step resolves the caller this one counts.
+ */
+export function useUsageCounts(options: { recorder: UsageRecorder }): Plugin<CallerContext> {
+  return {
+    onContextBuilding({ context }) {
+      const caller = context.caller;
+      options.recorder.record({
+        keyHash: caller?.status === 'keyed' ? caller.keyHash : '',
+        clientId: clientId(headerValue(context.request, 'x-client-id')),
+        pageOrigin: pageOrigin(headerValue(context.request, 'x-page-url')),
+      });
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import type { CategoryRow, EventRecord, OccurrenceRow, OrganizerRow, StoredImage, StoredPrice, VenueRow } from '../db/database.js';
+import type { EventQuery } from '../domain/event-query.js';
+import type { SearchMode } from '../db/repositories/event-nodes.js';
+
+export type { EventRecord };
+
+/**
+ * One node of a result: an event with one of its dates promoted into the event's date fields.
+ * `groupedDay` is set when nodes are grouped per Oslo day: repetitions then stay within that day.
+ */
+export interface EventNode {
+  event: EventRecord;
+  occurrence: OccurrenceRow;
+  groupedDay: string | null;
+}
+
+/** A page of `events`; facets are computed only when selected, over the whole filtered set. */
+export interface EventConnectionModel {
+  nodes: EventNode[];
+  totalCount: number;
+  page: number;
+  pageSize: number;
+  query: EventQuery;
+  /** Whether the search matched literally or fell back to approximate matching. */
+  search: SearchMode;
+}
+
+export type VenueModel = VenueRow;
+export type OrganizerModel = OrganizerRow;
+export type CategoryModel = CategoryRow;
+export type PriceModel = StoredPrice;
+export type ImageModel = StoredImage;
+export type RepetitionModel = OccurrenceRow;
+export type VenueFacetModel = VenueRow & { hits: number };
+export type OrganizerFacetModel = OrganizerRow & { hits: number };
+export type CategoryFacetModel = CategoryRow & { hits: number };

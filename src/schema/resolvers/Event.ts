@@ -1,0 +1,65 @@
+import type { EventResolvers } from '../../../generated/resolvers-types.js';
+import { formatOsloTimestamp } from '../../domain/oslo-time.js';
+import type { OrganizerModel } from '../models.js';
+
+const optionalTimestamp = (value: Date | string | null): string | null =>
+  value == null ? null : formatOsloTimestamp(new Date(value));
+
+/** Event fields. Date fields come from the promoted date (`node.occurrence`), the rest from the event. */
+export const Event: EventResolvers = {
+  id: (n) => n.event.id,
+  event_slug: (n) => n.event.slug,
+  eventLink: (n, _a, ctx) => `${ctx.eventLinkBase}/${encodeURIComponent(n.event.slug)}`,
+  title_nb: (n) => n.event.title_nb,
+  title_en: (n) => n.event.title_en,
+  desc_nb: (n) => n.event.desc_nb,
+  desc_en: (n) => n.event.desc_en,
+  startDate: (n) => formatOsloTimestamp(new Date(n.occurrence.start_at)),
+  // No end time: "endDate equals startDate".
+  endDate: (n) => formatOsloTimestamp(new Date(n.occurrence.end_at ?? n.occurrence.start_at)),
+  startTime: (n) => n.occurrence.start_time,
+  duration: (n) => n.occurrence.duration,
+  categories: (n) => n.event.category_ids,
+  mode: (n) => n.event.mode,
+  tags: (n) => n.event.tags,
+  venue: (n, _a, ctx) => (n.occurrence.venue_id ? ctx.loaders.venue.load(n.occurrence.venue_id) : null),
+  organizers: async (n, _a, ctx) => {
+    const rows = await ctx.loaders.organizer.loadMany(n.event.organizer_ids);
+    return rows.filter((r): r is OrganizerModel => r != null && !(r instanceof Error));
+  },
+  images: (n) => n.event.images,
+  repetitions: async (n, _a, ctx) => {
+    const dates = await ctx.loaders.upcomingOccurrences.load(n.event.id);
+    const promoted = n.occurrence;
+    const promotedStart = new Date(promoted.start_at).getTime();
+    // "The event's later dates that have not ended"; grouped by day: that day's later dates only.
+    return dates.filter((d) => {
+      const start = new Date(d.start_at).getTime();
+      const later = start > promotedStart || (start === promotedStart && Number(d.id) > Number(promoted.id));
+      return later && (n.groupedDay == null || d.local_day === n.groupedDay);
+    });
+  },
+  ticketsInformation: (n) => n.event.tickets_information,
+  prices: (n) => n.occurrence.prices ?? n.event.prices,
+  ticketsURL: (n) => n.occurrence.tickets_url,
+  eventCancelled: (n) => n.occurrence.cancelled,
+  eventSoldOut: (n) => n.occurrence.sold_out,
+  isSuperEvent: (n) => n.event.is_super_event,
+  superEventID: (n) => n.event.super_event_id,
+  featured: (n) => n.event.featured,
+  minimumAge: (n) => n.event.minimum_age,
+  maximumAge: (n) => n.event.maximum_age,
+  ageRestriction: (n) => n.event.age_restriction,
+  cancellationPeriod: (n) => n.event.cancellation_period,
+  views: (n) => n.event.views,
+  publishingDate: (n) => optionalTimestamp(n.event.publishing_date),
+  ticketsFromDate: (n) => optionalTimestamp(n.event.tickets_from_date),
+  created_at: (n) => new Date(n.event.created_at).toISOString(),
+  updated_at: (n) => new Date(n.event.updated_at).toISOString(),
+  registrationEnabled: (n) => n.event.registration_enabled,
+  availableTickets: (n) => n.event.available_tickets,
+  activeTickets: (n) => n.event.active_tickets,
+  maxBookingDate: (n) => n.event.max_booking_date,
+  maxBookingTime: (n) => n.event.max_booking_time,
+  paymentMethod: (n) => n.event.payment_method,
+};

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from '../../src/app.js';
+import { readConfig } from '../../src/config.js';
+import type { DatabaseHandle } from '../../src/db/open-database.js';
+import { importCalendar } from '../../src/import/import-calendar.js';
+import { CalendarRequestError, createCalendarClient, type CalendarDocument, type FetchLike } from '../../src/client/index.js';
+import { CategoriesDocument, EventsPageDocument } from '../../generated/client/graphql.js';
+import { createTestDatabase } from '../support/test-database.js';
+import { NOW, widgetCalendar } from './fixtures/widget-calendar.js';
+
+let database: DatabaseHandle;
+let service: RunningService;
+
+/** The global fetch, recording method and persisted-query hash of every call. */
+function recordingFetch() {
+  const calls: Array<{ method: string; hash: string | undefined }> = [];
+  const fetch: FetchLike = async (url, init) => {
+    const body = typeof init.body === 'string' ? (JSON.parse(init.body) as { extensions?: { persistedQuery?: { sha256Hash: string } } }) : undefined;
+    const extensions = body?.extensions ?? JSON.parse(new URL(url).searchParams.get('extensions') ?? '{}');
+    calls.push({ method: init.method ?? 'GET', hash: extensions.persistedQuery?.sha256Hash });
+    return globalThis.fetch(url, init);
+  };
+  return { fetch, calls };
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await importCalendar(database.db, widgetCalendar);
+  service = await startService(readConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }), { database, seedWhenEmpty: false, clock: () => NOW });
+});
+
+afterAll(async () => {
+  await service?.close();
+  await database?.close();
+});
+
+describe('client against the running service', () => {
+  it('gets a trusted document by its manifest hash in one GET', async () => {
+    const { fetch, calls } = recordingFetch();
+    const client = createCalendarClient({ endpoint: service.url, fetch });
+    const { events } = await client.request(EventsPageDocument, { pageSize: 2 });
+    expect(events?.totalCount).toBe(8);
+    expect(events?.data.map((event) => event.id)).toEqual(['W-JAZZ', 'W-HAMLET']);
+    expect(calls).toEqual([{ method: 'GET', hash: EventsPageDocument.__meta__?.['hash'].replace('sha256:', '') }]);
+  });
+
+  it('registers an unknown document by POST after PersistedQueryNotFound, then GETs it by hash', async () => {
+    const { fetch, calls } = recordingFetch();
+    const client = createCalendarClient({ endpoint: service.url, fetch });
+    // Not in the manifest, and unique to this run so that no earlier test registered it.
+    const text = `query ClientServiceTest${Date.now()} { categories { id } }`;
+    const document: CalendarDocument<{ categories: Array<{ id: string }> | null }, Record<string, never>> = { toString: () => text };
+
+    const first = await client.request(document);
+    const second = await client.request(document);
+
+    expect(first.categories?.map((category) => category.id)).toContain('CONCERT');
+    expect(second).toEqual(first);
+    expect(calls.map((call) => call.method)).toEqual(['GET', 'POST', 'GET']);
+    expect(calls[1]!.hash).toBe(calls[0]!.hash);
+    expect(calls[2]!.hash).toBe(calls[0]!.hash);
+  });
+
+  it('reports an unknown key as a notice, not an error', async () => {
+    const notices: string[] = [];
+    const client = createCalendarClient({ endpoint: service.url, apiKey: 'hsk_not_a_known_key', onNotice: (notice) => notices.push(notice) });
+    const data = await client.request(CategoriesDocument);
+    expect(data.categories?.length).toBeGreaterThan(0);
+    expect(notices).toHaveLength(1);
+    expect(client.lastNotice).toBe(notices[0]);
+  });
+
+  it('throws BAD_USER_INPUT for a negative page, with the status and null data', async () => {
+    const client = createCalendarClient({ endpoint: service.url });
+    const error = await client.request(EventsPageDocument, { page: -1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CalendarRequestError);
+    expect((error as CalendarRequestError).code).toBe('BAD_USER_INPUT');
+    expect((error as CalendarRequestError).status).toBe(200);
+    expect((error as CalendarRequestError).data).toBeNull();
+  });
+});

@@ -1,0 +1,262 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { CalendarRequestError, createCalendarClient, type FetchLike } from '../../src/client/index.js';
+import {
+  CategoriesDocument,
+  EventDetailDocument,
+  EventsPageDocument,
+  type CategoriesQuery,
+  type EventsPageQuery,
+} from '../../generated/client/graphql.js';
+
+const ENDPOINT = 'https://api.example.no/graphQL';
+const CATEGORIES_HASH = 'a1f2fd8896b49ca1cf8de2df42cb40de9ae52810dddaedaf2a1b302936a9b94d';
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+interface Call {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown> | undefined;
+}
+
+/** A fetch double that records every call and answers from a queue (the last answer repeats). */
+function fakeFetch(...answers: Array<{ status?: number; body: unknown }>) {
+  const calls: Call[] = [];
+  const fetch: FetchLike = async (url, init) => {
+    calls.push({
+      url,
+      method: init.method ?? 'GET',
+      headers: { ...(init.headers as Record<string, string>) },
+      body: typeof init.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : undefined,
+    });
+    const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
+    const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+    return new Response(text, { status: answer.status ?? 200 });
+  };
+  return { fetch, calls };
+}
+
+const categoriesData: CategoriesQuery = { categories: [] };
+const notFound = { body: { errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }] } };
+
+describe('client: persisted GET by hash', () => {
+  it('sends the manifest hash as an APQ GET with the preflight header', async () => {
+    const { fetch, calls } = fakeFetch({ body: { data: categoriesData } });
+    const client = createCalendarClient({ endpoint: ENDPOINT, fetch });
+
+    await expect(client.request(CategoriesDocument)).resolves.toEqual(categoriesData);
+
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.method).toBe('GET');
+    expect(calls[0]!.url).toBe(
+      `${ENDPOINT}?operationName=Categories&variables=%7B%7D` +
+        `&extensions=%7B%22persistedQuery%22%3A%7B%22version%22%3A1%2C%22sha256Hash%22%3A%22${CATEGORIES_HASH}%22%7D%7D`,
+    );
+    expect(calls[0]!.headers).toEqual({ Accept: 'application/json', 'Service-Require-Preflight': 'true' });
+    expect(calls[0]!.body).toBeUndefined();
+  });
+
+  it('writes variables with sorted keys, so equal variables give one cacheable URL', async () => {
+    const { fetch, calls } = fakeFetch({ body: { data: { events: null } } });
+    const client = createCalendarClient({ endpoint: ENDPOINT, fetch });
+
+    await client.request(EventsPageDocument, { pageSize: 6, page: 1, filter: { categories: ['CONCERT'], cancelledNotIncluded: true } });
+    await client.request(EventsPageDocument, { filter: { cancelledNotIncluded: true, categories: ['CONCERT'] }, page: 1, pageSize: 6 });
+
+    const url = new URL(calls[0]!.url);
+    expect(url.searchParams.get('operationName')).toBe('EventsPage');
+    expect(url.searchParams.get('variables')).toBe('{"filter":{"cancelledNotIncluded":true,"categories":["CONCERT"]},"page":1,"pageSize":6}');
+    expect(JSON.parse(url.searchParams.get('extensions')!)).toEqual({
+      persistedQuery: { version: 1, sha256Hash: '6166b4fc77c77c8a76830b62351616363fea199d1ede34b3cc3d620c2d094840' },
+    });
+    expect(calls[1]!.url).toBe(calls[0]!.url);
+  });
+
+  it('sends X-Api-Key and X-Page-Url when given, and never X-Client-Id', async () => {
+    const { fetch, calls } = fakeFetch({ body: { data: categoriesData } });
+    const client = createCalendarClient({ endpoint: ENDPOINT, fetch, apiKey: 'hsk_test', pageUrl: 'https://example.no/hva-skjer' });
+
+    await client.request(CategoriesDocument);
+
+    expect(calls[0]!.headers).toEqual({
+      Accept: 'application/json',
+      'Service-Require-Preflight': 'true',
+      'X-Api-Key': 'hsk_test',
+      'X-Page-Url': 'https://example.no/hva-skjer',
+    });
+    expect(Object.keys(calls[0]!.headers).map((name) => name.toLowerCase())).not.toContain('x-client-id');
+  });
+
+  it('hashes documents without a manifest hash with WebCrypto', async () => {
+    const { fetch, calls } = fakeFetch({ body: { data: { categories: [] } } });
+    const client = createCalendarClient({ endpoint: ENDPOINT, fetch });
+    const text = 'query Mine { categories { id } }';
+
+    await client.request({ toString: () => text });
+
+    expect(JSON.parse(new URL(calls[0]!.url).searchParams.get('extensions')!)).toEqual({
+      persistedQuery: { version: 1, sha256Hash: sha256(text) },
+    });
+  });
+
+  it('appends to an endpoint that already has a query string (say, ?key=)', async () => {
+    const { fetch, calls } = fakeFetch({ body: { data: categoriesData } });
+    await createCalendarClient({ endpoint: `${ENDPOINT}?key=hsk_test`, fetch }).request(CategoriesDocument);
+    expect(calls[0]!.url.startsWith(`${ENDPOINT}?key=hsk_test&operationName=Categories&`)).toBe(true);
+  });
+});
+
+describe('client: POST fallbacks', () => {
+  it('POSTs the query with its hash after PersistedQueryNotFound, then GETs by the registered hash', async () => {
+    const { fetch, calls } = fakeFetch(notFound, { body: { data: categoriesData } });
+    const client = createCalendarClient({ endpoint: ENDPOINT, fetch, apiKey: 'hsk_test' });
+
+    await expect(client.request(CategoriesDocument)).resolves.toEqual(categoriesData);
+
+    const query = CategoriesDocument.toString();
+    expect(calls.map((call) => call.method)).toEqual(['GET', 'POST']);
+    expect(calls[1]!.url).toBe(ENDPOINT);
+    expect(calls[1]!.headers).toEqual({ Accept: 'application/json', 'Content-Type': 'application/json', 'X-Api-Key': 'hsk_test' });
+    expect(calls[1]!.body).toEqual({
+      query,
+      variables: {},
+      operationName: 'Categories',
+      extensions: { persistedQuery: { version: 1, sha256Hash: sha256(query) } },
+    });
+
+    await client.request(CategoriesDocument);
+    expect(calls[2]!.method).toBe('GET');
+    expect(JSON.parse(new URL(calls[2]!.url).searchParams.get('extensions')!).persistedQuery.sha256Hash).toBe(sha256(query));
+  });
+
+  it('recognises the not-found answer by its code alone, on a 400 too', async () => {
+    const { fetch, calls } = fakeFetch(
+      { status: 400, body: { errors: [{ message: 'Unknown hash', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }] } },
+      { body: { data: categoriesData } },
+    );
+    await createCalendarClient({ endpoint: ENDPOINT, fetch }).request(CategoriesDocument);
+    expect(calls.map((call) => call.method)).toEqual(['GET', 'POST']);
+  });
+
+  it('stops trying GET by hash once the server says persisted queries are not supported', async () => {
+    const { fetch, calls } = fakeFetch(
+      { body: { errors: [{ message: 'PersistedQueryNotSupported', extensions: { code: 'PERSISTED_QUERY_NOT_SUPPORTED' } }] } },
+      { body: { data: categoriesData } },
+    );
+    const client = createCalendarClient({ endpoint: ENDPOINT, fetch });
+
+    await client.request(CategoriesDocument);
+    await client.request(CategoriesDocument);
+
+    expect(calls.map((call) => call.method)).toEqual(['GET', 'POST', 'POST']);
+    expect(calls[1]!.body).toEqual({ query: CategoriesDocument.toString(), variables: {}, operationName: 'Categories' });
+  });
+
+  it('POSTs straight away when the GET URL would pass the length limit', async () => {
+    const { fetch, calls } = fakeFetch({ body: { data: { events: null } } });
+    const client = createCalendarClient({ endpoint: ENDPOINT, fetch });
+    const venues = Array.from({ length: 150 }, (_, index) => `venue-number-${index}`);
+
+    await client.request(EventsPageDocument, { filter: { venues } });
+
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.method).toBe('POST');
+    expect(calls[0]!.body).toEqual({ query: EventsPageDocument.toString(), variables: { filter: { venues } }, operationName: 'EventsPage' });
+  });
+
+  it('takes the limit from maxGetUrlLength', async () => {
+    const { fetch, calls } = fakeFetch({ body: { data: categoriesData } });
+    await createCalendarClient({ endpoint: ENDPOINT, fetch, maxGetUrlLength: 100 }).request(CategoriesDocument);
+    expect(calls[0]!.method).toBe('POST');
+  });
+});
+
+describe('client: errors and notices', () => {
+  it('throws errors that come with partial data on 200, carrying errors, status and data', async () => {
+    const errors = [{ message: 'Venue lookup failed', path: ['events', 'data', 0, 'venue'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }];
+    const data = { events: { totalCount: 1, data: [{ id: 'E1', venue: null }] } };
+    const { fetch } = fakeFetch({ body: { data, errors } });
+
+    const failure = await createCalendarClient({ endpoint: ENDPOINT, fetch })
+      .request(EventsPageDocument)
+      .catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(CalendarRequestError);
+    const error = failure as CalendarRequestError;
+    expect(error.status).toBe(200);
+    expect(error.errors).toEqual(errors);
+    expect(error.data).toEqual(data);
+    expect(error.code).toBe('INTERNAL_SERVER_ERROR');
+    expect(error.message).toBe('Venue lookup failed');
+  });
+
+  it('throws BAD_USER_INPUT with null data', async () => {
+    const { fetch } = fakeFetch({ body: { data: null, errors: [{ message: 'page must be 0 or more', extensions: { code: 'BAD_USER_INPUT' } }] } });
+    const error = (await createCalendarClient({ endpoint: ENDPOINT, fetch })
+      .request(EventsPageDocument, { page: -1 })
+      .catch((e: unknown) => e)) as CalendarRequestError;
+    expect([error.code, error.status, error.data]).toEqual(['BAD_USER_INPUT', 200, null]);
+  });
+
+  it('reports a body that is not JSON with its status', async () => {
+    const { fetch } = fakeFetch({ status: 502, body: '<html>Bad gateway</html>' });
+    const error = (await createCalendarClient({ endpoint: ENDPOINT, fetch })
+      .request(CategoriesDocument)
+      .catch((e: unknown) => e)) as CalendarRequestError;
+    expect(error).toBeInstanceOf(CalendarRequestError);
+    expect(error.status).toBe(502);
+  });
+
+  it('reports a network failure with status 0 and the cause', async () => {
+    const cause = new TypeError('fetch failed');
+    const error = (await createCalendarClient({ endpoint: ENDPOINT, fetch: () => Promise.reject(cause) })
+      .request(CategoriesDocument)
+      .catch((e: unknown) => e)) as CalendarRequestError;
+    expect([error.status, error.cause]).toEqual([0, cause]);
+  });
+
+  it('passes an abort through untouched', async () => {
+    const controller = new AbortController();
+    const abort = new DOMException('aborted', 'AbortError');
+    const fetch: FetchLike = () => {
+      controller.abort();
+      return Promise.reject(abort);
+    };
+    await expect(createCalendarClient({ endpoint: ENDPOINT, fetch }).request(CategoriesDocument, {}, { signal: controller.signal })).rejects.toBe(abort);
+  });
+
+  it('hands extensions.notice to onNotice and lastNotice, apart from data and errors', async () => {
+    const notice = 'Unknown API key: handled as anonymous.';
+    const { fetch } = fakeFetch({ body: { data: categoriesData, extensions: { notice } } }, { body: { data: categoriesData } });
+    const notices: string[] = [];
+    const client = createCalendarClient({ endpoint: ENDPOINT, fetch, apiKey: 'hsk_revoked', onNotice: (text) => notices.push(text) });
+
+    await expect(client.request(CategoriesDocument)).resolves.toEqual(categoriesData);
+    expect(notices).toEqual([notice]);
+    expect(client.lastNotice).toBe(notice);
+
+    await client.request(CategoriesDocument);
+    expect(client.lastNotice).toBeNull();
+    expect(notices).toHaveLength(1);
+  });
+});
+
+describe('client: types', () => {
+  it('types data from the document and checks variables', async () => {
+    const { fetch } = fakeFetch({ body: { data: { events: null } } });
+    const client = createCalendarClient({ endpoint: ENDPOINT, fetch });
+
+    const page = await client.request(EventsPageDocument, { page: 0 });
+    expectTypeOf(page).toEqualTypeOf<EventsPageQuery>();
+    expectTypeOf(client.request(CategoriesDocument)).resolves.toEqualTypeOf<CategoriesQuery>();
+
+    const typeOnly = () => {
+      // @ts-expect-error `slug` is required by EventDetail.
+      void client.request(EventDetailDocument);
+      // @ts-expect-error `page` is an Int.
+      void client.request(EventsPageDocument, { page: 'first' });
+    };
+    expect(typeof typeOnly).toBe('function');
+  });
+});

@@ -1,0 +1,176 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import { DateTime } from 'luxon';
+import { fileURLToPath } from 'node:url';
+import { startService, type RunningService } from '../../src/app.js';
+import { readConfig } from '../../src/config.js';
+import type { DatabaseHandle } from '../../src/db/open-database.js';
+import { importCalendar } from '../../src/import/import-calendar.js';
+import { createCalendarClient, type CalendarClient } from '../../src/client/index.js';
+import { EventsPageDocument, type EventsPageQuery } from '../../generated/client/graphql.js';
+import { createTestDatabase } from '../support/test-database.js';
+import { IMAGE_HOST, NOW, pictureSvg, widgetCalendar } from './fixtures/widget-calendar.js';
+
+const SCREENSHOT = fileURLToPath(new URL('../../docs/widget.png', import.meta.url));
+const PAGE_SIZE = 6;
+
+let database: DatabaseHandle;
+let service: RunningService;
+let browser: Browser;
+let page: Page;
+let api: CalendarClient;
+const graphqlRequests: Request[] = [];
+const pageErrors: Error[] = [];
+
+type Card = { title: string; time: string; datetime: string; objectPosition: string | null };
+type PageEvent = NonNullable<EventsPageQuery['events']>['data'][number];
+
+/** Expected from the API's own answer, converted to Oslo time independently of the widget (luxon). */
+function expectedCard(event: PageEvent) {
+  const start = DateTime.fromFormat(event.startDate, 'yyyy-MM-dd HH:mm:ssZZ', { setZone: true });
+  return { title: event.title_nb, time: start.setZone('Europe/Oslo').toFormat('HH:mm'), datetime: start.toUTC().toISO() };
+}
+
+async function readCards(): Promise<Card[]> {
+  await page.waitForSelector('.ecw-list[aria-busy="false"]');
+  return page.$$eval('.ecw-card', (cards) =>
+    cards.map((card) => ({
+      title: card.querySelector('h3')?.textContent ?? '',
+      time: card.querySelector('.ecw-time')?.textContent ?? '',
+      datetime: card.querySelector('time')?.getAttribute('datetime') ?? '',
+      objectPosition: card.querySelector('img')?.style.objectPosition ?? null,
+    })),
+  );
+}
+
+function expectCardsToMatch(cards: Card[], events: readonly PageEvent[]) {
+  expect(cards.map((card) => card.title)).toEqual(events.map((event) => event.title_nb));
+  cards.forEach((card, index) => {
+    const expected = expectedCard(events[index]!);
+    // The start first, then the end when there is one: `19:00–22:00`.
+    expect(card.time.slice(0, 5)).toBe(expected.time);
+    expect(new Date(card.datetime).toISOString()).toBe(new Date(expected.datetime!).toISOString());
+  });
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await importCalendar(database.db, widgetCalendar);
+  service = await startService(readConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }), {
+    database,
+    seedWhenEmpty: false,
+    clock: () => NOW,
+  });
+  api = createCalendarClient({ endpoint: service.url });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  // A reader far from Oslo, in another language: the widget must still show Oslo times.
+  const context = await browser.newContext({ viewport: { width: 1180, height: 900 }, deviceScaleFactor: 1, timezoneId: 'America/Los_Angeles', locale: 'en-US' });
+  await context.route(`${IMAGE_HOST}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'image/svg+xml', body: pictureSvg(new URL(route.request().url())) }),
+  );
+  page = await context.newPage();
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/graphQL') graphqlRequests.push(request);
+  });
+  page.on('pageerror', (error) => pageErrors.push(error));
+});
+
+afterEach(() => {
+  expect(pageErrors).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+  await database?.close();
+});
+
+describe('widget in Chromium', () => {
+  it('serves the page and the bundled script', async () => {
+    const base = service.url.replace(/\/graphQL$/, '');
+    const html = await fetch(`${base}/widget`);
+    expect(html.status).toBe(200);
+    expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const script = await fetch(`${base}/widget/widget.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(script.headers.get('access-control-allow-origin')).toBe('*');
+    const again = await fetch(`${base}/widget/widget.js`, { headers: { 'If-None-Match': script.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    expect((await fetch(`${base}/widget/nothing-here`)).status).toBe(404);
+  });
+
+  it('shows the first page as the API answers it, in Oslo time, with covers on their focus point', async () => {
+    await page.goto(service.url.replace(/\/graphQL$/, '/widget'));
+    await page.waitForSelector('.ecw-card');
+    const cards = await readCards();
+    const { events } = await api.request(EventsPageDocument, { page: 0, pageSize: PAGE_SIZE });
+
+    expect(events!.data).toHaveLength(PAGE_SIZE);
+    expectCardsToMatch(cards, events!.data);
+    // Spring DST night: 01:30 + 120 min ends 04:30 summer time, not 03:30.
+    expect(cards.find((card) => card.title === 'Nattkonsert når klokka stilles')?.time).toBe('01:30–04:30');
+    expect(cards.find((card) => card.title === 'Jazz i kjelleren')?.objectPosition).toBe('78% 30%');
+    expect(cards.find((card) => card.title === 'Lek og tegn for de minste')?.objectPosition).toBe('50% 50%');
+
+    const text = await page.locator('.ecw-card', { hasText: 'Hamlet' }).innerText();
+    expect(text).toContain('1\u00a0250\u00a0kr');
+    expect(await page.locator('.ecw-card', { hasText: 'Jazz i kjelleren' }).innerText()).toContain('150–250\u00a0kr');
+    expect(await page.locator('.ecw-card', { hasText: 'Nattkonsert' }).innerText()).toContain('Se billettinfo');
+    const lek = await page.locator('.ecw-card', { hasText: 'Lek og tegn' }).innerText();
+    expect(lek).toContain('Barn / familie');
+    expect(lek).not.toContain('Internt'); // a hidden category stays off the card
+    expect(await page.locator('.ecw-status').innerText()).toBe('8 arrangementer · Side 1 av 2');
+
+    await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete && image.naturalWidth > 0));
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+  });
+
+  it('asks the API by persisted GET only', () => {
+    expect(graphqlRequests.length).toBeGreaterThanOrEqual(2);
+    for (const request of graphqlRequests) {
+      expect(request.method()).toBe('GET');
+      expect(request.headers()['service-require-preflight']).toBe('true');
+      expect(request.headers()['x-client-id']).toBeUndefined();
+      const extensions = JSON.parse(new URL(request.url()).searchParams.get('extensions')!);
+      expect(extensions.persistedQuery.sha256Hash).toMatch(/^[0-9a-f]{64}$/);
+    }
+  });
+
+  it('filters by a category chip', async () => {
+    const chips = await page.locator('.ecw-chip').allInnerTexts();
+    // Visible categories with upcoming events, labelled from the `categories` query; never the hidden one.
+    expect(chips.map((chip) => chip.replace(/\s*\d+$/, ''))).toEqual(['Alle', 'Konsert', 'Teater / show', 'Barn / familie', 'Utstilling', 'Quiz']);
+
+    await page.getByRole('button', { name: /^Teater \/ show/ }).click();
+    await expect.poll(() => page.getAttribute('.ecw-chip[data-category="THEATER"]', 'aria-pressed')).toBe('true');
+    await page.waitForFunction(() => document.querySelectorAll('.ecw-card').length === 3);
+    const cards = await readCards();
+    const { events } = await api.request(EventsPageDocument, { page: 0, pageSize: PAGE_SIZE, filter: { categories: ['THEATER'] } });
+
+    expect(events!.totalCount).toBe(3);
+    expectCardsToMatch(cards, events!.data);
+    expect(cards.map((card) => card.title)).toEqual(['Hamlet', 'Pubquiz', 'Påskerevy']);
+    expect(await page.locator('.ecw-card', { hasText: 'Pubquiz' }).innerText()).toContain('Utsolgt');
+  });
+
+  it('pages forward and back', async () => {
+    await page.getByRole('button', { name: 'Alle' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('.ecw-card').length === 6);
+    await page.getByRole('button', { name: /Neste/ }).click();
+    await page.waitForFunction(() => document.querySelector('.ecw-status')?.textContent?.includes('Side 2 av 2'));
+    const cards = await readCards();
+    const { events } = await api.request(EventsPageDocument, { page: 1, pageSize: PAGE_SIZE });
+    expectCardsToMatch(cards, events!.data);
+    // Autumn DST night: 01:30 summer time + 120 min ends 02:30 winter time.
+    expect(cards.find((card) => card.title === 'Høstnatt')?.time).toBe('01:30–02:30');
+    expect(await page.getByRole('button', { name: /Neste/ }).isDisabled()).toBe(true);
+
+    await page.getByRole('button', { name: /Forrige/ }).click();
+    await page.waitForFunction(() => document.querySelector('.ecw-status')?.textContent?.includes('Side 1 av 2'));
+    expect((await readCards()).map((card) => card.title)[0]).toBe('Jazz i kjelleren');
+  });
+});

@@ -1,0 +1,90 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { httpCalendar, NOW } from './fixtures/http-calendar.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOT = fileURLToPath(new URL('../../docs/sandbox.png', import.meta.url));
+const hasChromium = existsSync(CHROMIUM);
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  server = await startTestServer({ calendar: httpCalendar, clock: () => NOW });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe.skipIf(!hasChromium)(`sandbox in a real browser (Chromium at ${CHROMIUM}${hasChromium ? '' : ' is missing: apt-get install chromium'})`, () => {
+  it('loads GraphiQL from our origin only, autocompletes, runs a typed query and shows the data', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const foreign: string[] = [];
+    const problems: string[] = [];
+    // Offline proof: anything not from our origin is refused and remembered.
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(server.origin) || url.startsWith('data:')) return route.continue();
+      foreign.push(url);
+      return route.abort();
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+
+    try {
+      await page.goto(server.url, { waitUntil: 'load' });
+      await page.locator('.graphiql-container').waitFor();
+      const editor = page.locator('.graphiql-query-editor .CodeMirror');
+      await editor.waitFor();
+      // The example query is there and runnable.
+      await expect.poll(() => editor.innerText()).toContain('query UpcomingEvents');
+
+      // The schema is loaded by introspection: the docs show the root fields.
+      await page.getByLabel('Show Documentation Explorer').click();
+      const docs = page.locator('.graphiql-doc-explorer');
+      await docs.getByText('Query', { exact: true }).first().click();
+      await docs.getByText('events', { exact: true }).first().waitFor();
+
+      // Type a query of our own, with the autocompletion list showing along the way.
+      await editor.click();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Delete');
+      await page.keyboard.type('{ categ', { delay: 20 });
+      const hints = page.locator('.CodeMirror-hints');
+      await hints.getByText('categories', { exact: true }).waitFor();
+      await page.keyboard.press('Escape');
+      await page.keyboard.type('ories { id name_en slug_nb }', { delay: 20 });
+      const typed = await page.evaluate(() => {
+        const element = document.querySelector('.graphiql-query-editor .CodeMirror') as (Element & { CodeMirror?: { getValue(): string } }) | null;
+        return element?.CodeMirror?.getValue() ?? '';
+      });
+      // The editor closes brackets as they are typed; compare without the layout.
+      expect(typed.replace(/\s*([{}])\s*/g, '$1').trim()).toBe('{categories{id name_en slug_nb}}');
+
+      await page.locator('.graphiql-execute-button').click();
+      const response = page.locator('.graphiql-response');
+      await expect.poll(() => response.innerText(), { timeout: 15_000 }).toContain('"THEATER"');
+      const shown = await response.innerText();
+      expect(shown).toContain('"name_en": "Concert"');
+      expect(shown).toContain('"slug_nb": "teater-show"');
+
+      await page.screenshot({ path: SCREENSHOT });
+      expect(foreign).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

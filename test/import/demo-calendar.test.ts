@@ -1,0 +1,156 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { DatabaseHandle } from '../../src/db/open-database.js';
+import { generateDemoCalendar } from '../../src/import/demo-calendar.js';
+import { importCalendar } from '../../src/import/import-calendar.js';
+import { importFormat, type CalendarFile } from '../../src/import/import-format.js';
+import { createTestDatabase, databaseLabel } from '../support/test-database.js';
+
+const TODAY = new Date('2026-03-25T12:00:00+01:00');
+
+const CATEGORIES = [
+  ['FAMILY', 'Barn / familie', 'Children / family', 'barn-familie', 'children-family'],
+  ['DANCE', 'Dans', 'Dance', 'dans', 'dance'],
+  ['FESTIVAL', 'Festival', 'Festival', 'festival', 'festival'],
+  ['MOVIES', 'Film', 'Film', 'film', 'movies'],
+  ['CONCERT', 'Konsert', 'Concert', 'konsert', 'concert'],
+  ['COURSE', 'Kurs / workshop', 'Courses / workshops', 'kurs-workshop', 'courses-workshops'],
+  ['LITERATURE', 'Litteratur', 'Literature', 'litteratur', 'literature'],
+  ['MARKET', 'Marked / messer', 'Markets / fairs', 'marked-messer', 'markets-fairs'],
+  ['FOOD_DRINKS', 'Mat og drikke', 'Food and drinks', 'mat-og-drikke', 'food-and-drinks'],
+  ['MUSEUM', 'Museum', 'Museum', 'museum', 'museum'],
+  ['GUIDED_TOUR', 'Omvisning', 'Guided tour', 'omvisning', 'guided-tour'],
+  ['QUIZ', 'Quiz', 'Quiz', 'quiz', 'quiz'],
+  ['DEBATE', 'Samtale / foredrag', 'Talks / lectures', 'samtale-foredrag', 'talks-lectures'],
+  ['SOCIAL', 'Sosialt', 'Social', 'sosialt', 'social'],
+  ['GAMES', 'Spill / gaming', 'Games / gaming', 'spill-gaming', 'games-gaming'],
+  ['SPORT', 'Sport / friluftsliv', 'Sports / outdoors', 'sport-friluftsliv', 'sports-outdoors'],
+  ['THEATER', 'Teater / show', 'Theater / show', 'teater-show', 'theater-show'],
+  ['EXHIBITION', 'Utstilling', 'Exhibition', 'utstilling', 'exhibition'],
+  ['TECHNOLOGY', 'Vitenskap / teknologi', 'Science / technology', 'vitenskap-teknologi', 'science-technology'],
+];
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+describe('generateDemoCalendar', () => {
+  const demo = generateDemoCalendar({ events: 2000, seed: 7, today: TODAY });
+  const events = demo.events ?? [];
+
+  it('gives the same calendar for the same seed and the same Oslo day', () => {
+    const morning = generateDemoCalendar({ events: 300, seed: 7, today: new Date('2026-03-25T06:00:00+01:00') });
+    const evening = generateDemoCalendar({ events: 300, seed: 7, today: new Date('2026-03-25T23:30:00+01:00') });
+    expect(evening).toEqual(morning);
+  });
+
+  it('gives another calendar for another seed or another day', () => {
+    const base = generateDemoCalendar({ events: 300, seed: 7, today: TODAY });
+    expect(generateDemoCalendar({ events: 300, seed: 8, today: TODAY }).events).not.toEqual(base.events);
+    expect(generateDemoCalendar({ events: 300, seed: 7, today: new Date('2026-03-26T12:00:00+01:00') }).events).not.toEqual(base.events);
+  });
+
+  it('is a valid import file with exactly the requested number of events', () => {
+    const result = importFormat.safeParse(demo);
+    expect(result.success ? [] : result.error.issues.slice(0, 5)).toEqual([]);
+    expect(events).toHaveLength(2000);
+    expect(new Set(events.map((e) => e.slug)).size).toBe(2000);
+    expect(new Set(events.map((e) => e.id)).size).toBe(2000);
+  });
+
+  it('holds the 19 visible categories, two concert sub-categories and one hidden category', () => {
+    const categories = demo.categories ?? [];
+    const main = categories.filter((c) => c.parent === null && c.visible);
+    expect(main.map((c) => [c.id, c.name_nb, c.name_en, c.slug_nb, c.slug_en])).toEqual(CATEGORIES);
+    expect(categories.filter((c) => c.parent === 'CONCERT').map((c) => [c.id, c.name_nb, c.name_en])).toEqual([
+      ['JAZZ', 'Jazz', 'Jazz'],
+      ['CLASSICAL', 'Klassisk', 'Classical'],
+    ]);
+    expect(categories.filter((c) => !c.visible)).toHaveLength(1);
+  });
+
+  it('places venues in several municipalities with coordinates and postal codes', () => {
+    const venues = demo.venues ?? [];
+    expect(venues.length).toBeGreaterThanOrEqual(35);
+    expect(new Set(venues.map((v) => v.municipality))).toEqual(new Set(['Oslo', 'Bergen', 'Trondheim', 'Tromsø', 'Bodø', 'Lillehammer']));
+    for (const v of venues) {
+      expect(v.postalCode).toMatch(/^\d{4}$/);
+      expect(v.location?.latitude).toBeGreaterThan(57);
+      expect(v.location?.latitude).toBeLessThan(72);
+    }
+    expect((demo.organizers ?? []).length).toBeGreaterThanOrEqual(25);
+  });
+
+  it('has single and multi-date events, same-day repeats, festivals with programmes and online events', () => {
+    expect(events.some((e) => e.dates.length === 1)).toBe(true);
+    expect(events.filter((e) => e.dates.length >= 4).length).toBeGreaterThan(50);
+    const sameDay = events.some((e) => new Set(e.dates.map((d) => d.start.slice(0, 10))).size < e.dates.length);
+    expect(sameDay).toBe(true);
+    const festivals = events.filter((e) => e.isSuperEvent);
+    expect(festivals.length).toBeGreaterThan(0);
+    const festivalIds = new Set(festivals.map((e) => e.id));
+    expect(events.filter((e) => e.superEvent !== null && festivalIds.has(e.superEvent)).length).toBeGreaterThan(festivals.length);
+    expect(events.some((e) => e.mode === 'online' && e.venue === null)).toBe(true);
+  });
+
+  it('spreads dates from about a month ago to half a year ahead, in Oslo time', () => {
+    const starts = events.flatMap((e) => e.dates.map((d) => Date.parse(d.start)));
+    const days = starts.map((s) => (s - TODAY.getTime()) / DAY_MS);
+    expect(Math.min(...days)).toBeGreaterThanOrEqual(-32);
+    expect(Math.min(...days)).toBeLessThan(-25);
+    expect(Math.max(...days)).toBeGreaterThan(175);
+    // Winter and summer offsets both occur (the spring change is four days after TODAY).
+    const offsets = new Set(events.flatMap((e) => e.dates.map((d) => d.start.slice(-6))));
+    expect(offsets).toEqual(new Set(['+01:00', '+02:00']));
+    for (const date of events.flatMap((e) => e.dates)) {
+      if (date.startTime !== null) expect(date.start.slice(11, 16)).toBe(date.startTime);
+    }
+  });
+
+  it('has cancelled and sold-out dates, dates without end time and future publishing dates', () => {
+    const dates = events.flatMap((e) => e.dates);
+    expect(dates.some((d) => d.cancelled === true)).toBe(true);
+    expect(dates.some((d) => d.soldOut === true)).toBe(true);
+    expect(dates.some((d) => d.end === null)).toBe(true);
+    expect(events.some((e) => e.eventCancelled)).toBe(true);
+    expect(events.some((e) => e.publishingDate !== null && Date.parse(e.publishingDate) > TODAY.getTime())).toBe(true);
+  });
+
+  it('has messy organizer price inputs, built-in and organizer-defined ticket types', () => {
+    const prices = events.flatMap((e) => [...e.prices, ...e.dates.flatMap((d) => d.prices ?? [])]);
+    const raw = new Set(prices.map((p) => p.price));
+    for (const messy of ['250,-', '1 250', 'kr 150', 'Gratis', '99.5']) expect(raw.has(messy)).toBe(true);
+    expect(prices.some((p) => typeof p.price === 'number')).toBe(true);
+    expect(prices.some((p) => p.type === 'REGULAR' && p.name_nb === undefined)).toBe(true);
+    expect(prices.some((p) => !['ASSISTANT', 'CHILD', 'FAMILY', 'MEMBERS', 'REGULAR', 'REDUCED', 'SENIOR', 'STUDENT'].includes(p.type) && p.name_nb)).toBe(true);
+  });
+
+  it('writes Norwegian text with æ, ø and å, HTML descriptions, tags and images', () => {
+    const text = events.map((e) => `${e.title_nb ?? ''} ${e.desc_nb ?? ''}`).join(' ');
+    for (const letter of ['æ', 'ø', 'å']) expect(text).toContain(letter);
+    expect(events.some((e) => e.title_en !== null && e.title_en !== e.title_nb)).toBe(true);
+    expect(events.some((e) => e.desc_nb?.includes('<p>'))).toBe(true);
+    expect(events.some((e) => e.tags.length > 0)).toBe(true);
+    const images = events.flatMap((e) => e.images);
+    expect(images.every((i) => i.urlSmall.startsWith('https://images.example.no/'))).toBe(true);
+    expect(images.some((i) => i.focusX !== null)).toBe(true);
+    expect(images.some((i) => i.focusX === null)).toBe(true);
+  });
+});
+
+describe(`the demo calendar in the database (${databaseLabel})`, () => {
+  let handle: DatabaseHandle;
+  let demo: CalendarFile;
+
+  beforeAll(async () => {
+    handle = await createTestDatabase();
+    demo = generateDemoCalendar({ events: 500, seed: 3, today: TODAY });
+  });
+  afterAll(async () => {
+    await handle.close();
+  });
+
+  it('imports without a problem, every reference resolving', async () => {
+    const summary = await importCalendar(handle.db, demo);
+    expect(summary.events).toBe(500);
+    expect(summary.categories).toBe(22);
+    expect(summary.occurrences).toBe((demo.events ?? []).reduce((n, e) => n + e.dates.length, 0));
+  });
+});
