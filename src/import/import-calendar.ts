@@ -5,6 +5,7 @@ import { hashApiKey } from '../domain/api-key-hash.js';
 import { osloWallClock, type OsloWallClock } from '../domain/oslo-time.js';
 import {
   calendarFileSections,
+  forgetImportTimestamps,
   readImportTimestamp,
   type CalendarApiKey,
   type CalendarCategory,
@@ -57,16 +58,20 @@ const NO_END_ONGOING_MS = 3 * 60 * 60 * 1000;
  * retired ids), then writes it in one transaction. Any problem: ImportValidationError, nothing written.
  */
 export async function importCalendar(db: Kysely<Database>, input: unknown, options: ImportOptions = {}): Promise<ImportSummary> {
-  const problems: string[] = [];
-  const file = parseFile(input, problems);
-  const replace = options.replace ?? false;
-  return db.transaction().execute(async (trx) => {
-    // The reference checks read the database inside the transaction that writes, so they hold for the write.
-    const state = await readDatabaseState(trx, file.raw);
-    checkReferences(file, state, replace, problems);
-    if (problems.length > 0) throw new ImportValidationError(inFileOrder(problems));
-    return writeFile(trx, file, state, replace, options.onProgress);
-  });
+  try {
+    const problems: string[] = [];
+    const file = parseFile(input, problems);
+    const replace = options.replace ?? false;
+    return await db.transaction().execute(async (trx) => {
+      // The reference checks read the database inside the transaction that writes, so they hold for the write.
+      const state = await readDatabaseState(trx, file.raw);
+      checkReferences(file, state, replace, problems);
+      if (problems.length > 0) throw new ImportValidationError(inFileOrder(problems));
+      return writeFile(trx, file, state, replace, options.onProgress);
+    });
+  } finally {
+    forgetImportTimestamps();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -668,23 +673,80 @@ type BulkTable = 'events' | 'occurrences' | 'event_categories' | 'event_organize
  * dozens of columns would otherwise need tens of thousands of bind parameters (the limit is 65535),
  * which both drivers, and PGlite above all, handle far more slowly than one string.
  */
-async function insertJsonRows<C extends string>(
-  trx: Transaction<Database>,
+function insertJsonRows<C extends string>(
   table: BulkTable,
   columns: readonly C[],
   rows: readonly Record<C, JsonValue>[],
   options: { select?: Partial<Record<C, RawBuilder<unknown>>>; onConflict?: RawBuilder<unknown> } = {},
-): Promise<void> {
-  if (rows.length === 0) return;
+): RawBuilder<unknown>[] {
+  if (rows.length === 0) return [];
   const selected = columns.map((c) => options.select?.[c] ?? sql.ref(`r.${c}`));
   // A field left out of the JSON reads as null: leaving the nulls out shortens the parameter by a fifth.
-  const compact = rows.map((row) => Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null)));
-  await sql`
-    insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))})
-    select ${sql.join(selected)}
-    from json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(compact)}::json) as r
-    ${options.onConflict ?? sql``}
-  `.execute(trx);
+  const compact = rows.map((row) => {
+    const out: Partial<Record<C, JsonValue>> = {};
+    for (const column of columns) if (row[column] !== null) out[column] = row[column];
+    return out;
+  });
+  return [
+    sql`
+      insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))})
+      select ${sql.join(selected)}
+      from json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(compact)}::json) as r
+      ${options.onConflict ?? sql``}
+    `,
+  ];
+}
+
+interface PreparedBatch {
+  statements: RawBuilder<unknown>[];
+  events: number;
+  occurrences: number;
+}
+
+/** Every statement that writes one batch of events, their links and their dates. */
+function prepareEventBatch(batch: CalendarEvent[], state: DatabaseState, wallClock: (instant: Date) => OsloWallClock): PreparedBatch {
+  const rows = batch.map((e) => eventRows(e, wallClock));
+  const statements: RawBuilder<unknown>[] = [];
+  // A timestamp the file leaves out keeps its stored value, so rows are upserted in groups by which they give.
+  const groups = new Map<string, EventRows[]>();
+  for (const row of rows) {
+    const key = `${row.keepsCreatedAt}/${row.keepsUpdatedAt}`;
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
+  }
+  for (const group of groups.values()) {
+    const first = group[0];
+    if (!first) continue;
+    const updated = EVENT_COLUMNS.filter(
+      (c) => c !== 'id' && !(c === 'created_at' && first.keepsCreatedAt) && !(c === 'updated_at' && first.keepsUpdatedAt),
+    );
+    statements.push(
+      ...insertJsonRows('events', EVENT_COLUMNS, group.map((r) => r.event), {
+        select: {
+          // Folded in SQL, so that the stored text matches the database's own unaccent used by searches.
+          search_text: sql`calendar_fold(r.search_text)`,
+          created_at: sql`coalesce(r.created_at, now())`,
+          updated_at: sql`coalesce(r.updated_at, now())`,
+        },
+        onConflict: sql`on conflict (id) do update set ${sql.join(updated.map((c) => sql`${sql.ref(c)} = ${sql.ref(`excluded.${c}`)}`))}`,
+      }),
+    );
+  }
+  // An event's categories, organizers and dates are replaced as a whole.
+  const stored = batch.filter((e) => state.events.has(e.id)).map((e) => e.id);
+  if (stored.length > 0) {
+    for (const table of ['event_categories', 'event_organizers', 'occurrences'] as const) {
+      statements.push(sql`delete from ${sql.table(table)} where event_id = any(${stored}::text[])`);
+    }
+  }
+  const categoryRows = batch.flatMap((e) => e.categories.map((category_id, position) => ({ event_id: e.id, category_id, position })));
+  statements.push(...insertJsonRows('event_categories', ['event_id', 'category_id', 'position'], categoryRows));
+  const organizerRows = batch.flatMap((e) => e.organizers.map((organizer_id, position) => ({ event_id: e.id, organizer_id, position })));
+  statements.push(...insertJsonRows('event_organizers', ['event_id', 'organizer_id', 'position'], organizerRows));
+  const occurrenceRows = rows.flatMap((r) => r.occurrences);
+  statements.push(...insertJsonRows('occurrences', OCCURRENCE_COLUMNS, occurrenceRows));
+  return { statements, events: batch.length, occurrences: occurrenceRows.length };
 }
 
 /** Stored rows whose current slug another record of the file takes over (a swap). */
@@ -843,51 +905,21 @@ async function writeFile(
   await parkSlugs(trx, 'events', slugsMovingAway(events, state.events));
   const restoreIndexes = !state.hasEvents && events.length >= BULK_LOAD_EVENTS ? await deferConstraintsAndIndexes(trx) : null;
   const wallClock = hourlyWallClock();
-  for (const batch of chunks(events, EVENT_BATCH)) {
-    const rows = batch.map((e) => eventRows(e, wallClock));
-    // A timestamp the file leaves out keeps its stored value, so rows are upserted in groups by which they give.
-    const groups = new Map<string, EventRows[]>();
-    for (const row of rows) {
-      const key = `${row.keepsCreatedAt}/${row.keepsUpdatedAt}`;
-      const group = groups.get(key);
-      if (group) group.push(row);
-      else groups.set(key, [row]);
-    }
-    for (const group of groups.values()) {
-      const first = group[0];
-      if (!first) continue;
-      const updated = EVENT_COLUMNS.filter(
-        (c) => c !== 'id' && !(c === 'created_at' && first.keepsCreatedAt) && !(c === 'updated_at' && first.keepsUpdatedAt),
-      );
-      await insertJsonRows(trx, 'events', EVENT_COLUMNS, group.map((r) => r.event), {
-        select: {
-          // Folded in SQL, so that the stored text matches the database's own unaccent used by searches.
-          search_text: sql`calendar_fold(r.search_text)`,
-          created_at: sql`coalesce(r.created_at, now())`,
-          updated_at: sql`coalesce(r.updated_at, now())`,
-        },
-        onConflict: sql`on conflict (id) do update set ${sql.join(updated.map((c) => sql`${sql.ref(c)} = ${sql.ref(`excluded.${c}`)}`))}`,
-      });
-    }
-
-    // An event's categories, organizers and dates are replaced as a whole.
-    const stored = batch.filter((e) => state.events.has(e.id)).map((e) => e.id);
-    if (stored.length > 0) {
-      for (const table of ['event_categories', 'event_organizers', 'occurrences'] as const) {
-        await trx.deleteFrom(table).where(sql<boolean>`event_id = any(${stored}::text[])`).execute();
-      }
-    }
-    const categoryRows = batch.flatMap((e) => e.categories.map((category_id, position) => ({ event_id: e.id, category_id, position })));
-    await insertJsonRows(trx, 'event_categories', ['event_id', 'category_id', 'position'], categoryRows);
-    const organizerRows = batch.flatMap((e) => e.organizers.map((organizer_id, position) => ({ event_id: e.id, organizer_id, position })));
-    await insertJsonRows(trx, 'event_organizers', ['event_id', 'organizer_id', 'position'], organizerRows);
-    const occurrenceRows = rows.flatMap((r) => r.occurrences);
-    await insertJsonRows(trx, 'occurrences', OCCURRENCE_COLUMNS, occurrenceRows);
-
-    summary.events += batch.length;
-    summary.occurrences += occurrenceRows.length;
+  const run = async (prepared: PreparedBatch): Promise<void> => {
+    for (const statement of prepared.statements) await statement.execute(trx);
+    summary.events += prepared.events;
+    summary.occurrences += prepared.occurrences;
     onProgress?.(summary.events, events.length);
+  };
+  // The next batch is prepared while PostgreSQL writes the previous one (PGlite runs in this thread,
+  // so there it simply alternates). Preparing never yields, so a failed batch is awaited at once.
+  let running: Promise<void> | null = null;
+  for (const batch of chunks(events, EVENT_BATCH)) {
+    const prepared = prepareEventBatch(batch, state, wallClock);
+    if (running) await running;
+    running = run(prepared);
   }
+  if (running) await running;
   if (restoreIndexes) await restoreIndexes();
 
   for (const retired of file.retiredCategories) {

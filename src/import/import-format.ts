@@ -13,22 +13,28 @@ const optionalText = text.nullable().default(null);
 const optionalInt = z.int().nullable().default(null);
 
 const rememberedTimestamps = new Map<string, Date | null>();
-const REMEMBERED_TIMESTAMPS = 100_000;
+// Enough for the timestamps of a large file; `forgetImportTimestamps` empties it after each import.
+const REMEMBERED_TIMESTAMPS = 1_000_000;
 
 /**
- * parseImportTimestamp, remembered: a file repeats its timestamps (validation reads each twice, the
- * loader once more, and series share times), and parsing dominates the cost of validating a file.
+ * parseImportTimestamp, remembered: validation reads each timestamp twice and the loader once more,
+ * series share their times, and parsing is most of the cost of validating a large file.
  * The returned Date is shared: read it, never mutate it.
  */
 export function readImportTimestamp(value: string): Date | null {
   let instant = rememberedTimestamps.get(value);
   if (instant === undefined) {
-    // Bounded, so a long-running process that imports many files does not grow without limit.
+    // Bounded, so that validating many files without importing them cannot grow it without limit.
     if (rememberedTimestamps.size >= REMEMBERED_TIMESTAMPS) rememberedTimestamps.clear();
     instant = parseImportTimestamp(value);
     rememberedTimestamps.set(value, instant);
   }
   return instant;
+}
+
+/** Releases what readImportTimestamp remembers (the importer calls it when a file is done). */
+export function forgetImportTimestamps(): void {
+  rememberedTimestamps.clear();
 }
 
 /** ISO 8601 / RFC 3339 with an explicit offset, or the service's own `YYYY-MM-DD HH:mm:ss+01:00`. */

@@ -1,6 +1,5 @@
 import type { CategoryRow, EventRecord, OccurrenceRow, OrganizerRow, StoredImage, StoredPrice, VenueRow } from '../db/database.js';
-import type { EventQuery } from '../domain/event-query.js';
-import type { SearchMode } from '../db/repositories/event-nodes.js';
+import type { FacetCount, FacetKind } from '../db/repositories/event-nodes.js';
 
 export type { EventRecord };
 
@@ -14,15 +13,13 @@ export interface EventNode {
   groupedDay: string | null;
 }
 
-/** A page of `events`; facets are computed only when selected, over the whole filtered set. */
+/** A page of `events`; facet counts (over the whole filtered set) only for the facets selected. */
 export interface EventConnectionModel {
   nodes: EventNode[];
   totalCount: number;
   page: number;
   pageSize: number;
-  query: EventQuery;
-  /** Whether the search matched literally or fell back to approximate matching. */
-  search: SearchMode;
+  facets: Partial<Record<FacetKind, FacetCount[]>>;
 }
 
 export type VenueModel = VenueRow;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../../src/db/open-database.js';
 import { listUsageCounts } from '../../src/db/repositories/usage-counts.js';
@@ -85,22 +85,29 @@ describe(`application keys (${databaseLabel})`, () => {
   });
 
   it('reads a known key from the in-process cache, and sees a revocation after its TTL', async () => {
-    const key = `hsk_identity_${randomBytes(8).toString('hex')}`;
-    await server.database.db
-      .insertInto('api_keys')
-      .values({ key_hash: hashApiKey(key), key_prefix: key.slice(0, 12), application: 'Short-lived app' })
-      .execute();
-    await postGraphQL(server.url, { query }, { 'x-api-key': key });
-    const before = server.queryCount();
-    for (let i = 0; i < 5; i += 1) await postGraphQL(server.url, { query }, { 'x-api-key': key });
-    expect(server.queryCount()).toBe(before);
+    // The cache reads Date.now(): freeze it, so a slow machine cannot expire the entry early, then
+    // step past the TTL instead of sleeping.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const key = `hsk_identity_${randomBytes(8).toString('hex')}`;
+      await server.database.db
+        .insertInto('api_keys')
+        .values({ key_hash: hashApiKey(key), key_prefix: key.slice(0, 12), application: 'Short-lived app' })
+        .execute();
+      await postGraphQL(server.url, { query }, { 'x-api-key': key });
+      const before = server.queryCount();
+      for (let i = 0; i < 5; i += 1) await postGraphQL(server.url, { query }, { 'x-api-key': key });
+      expect(server.queryCount()).toBe(before);
 
-    await sql`update api_keys set revoked = true where key_hash = ${hashApiKey(key)}`.execute(server.database.db);
-    const within = await postGraphQL(server.url, { query }, { 'x-api-key': key });
-    expect(within.body).toEqual({ data: expectedData });
-    await new Promise((resolve) => setTimeout(resolve, 350));
-    const after = await postGraphQL(server.url, { query }, { 'x-api-key': key });
-    expect(after.body.extensions).toEqual({ notice: REVOKED_KEY_NOTICE });
+      await sql`update api_keys set revoked = true where key_hash = ${hashApiKey(key)}`.execute(server.database.db);
+      const within = await postGraphQL(server.url, { query }, { 'x-api-key': key });
+      expect(within.body).toEqual({ data: expectedData });
+      vi.setSystemTime(Date.now() + 350);
+      const after = await postGraphQL(server.url, { query }, { 'x-api-key': key });
+      expect(after.body.extensions).toEqual({ notice: REVOKED_KEY_NOTICE });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -9,11 +9,6 @@ export interface NodeRef {
   local_day: string;
 }
 
-export interface NodePage {
-  nodes: NodeRef[];
-  totalCount: number;
-}
-
 /** A search phase: literal substring matching, or approximate matching of titles and descriptions. */
 export type SearchMode = 'literal' | 'approximate';
 
@@ -129,23 +124,39 @@ function nodesQuery(db: Kysely<Database>, q: EventQuery, search: SearchMode) {
     .with('m', () => matchingOccurrences(db, q, search))
     .with('nodes', (w) => {
       const base = w.selectFrom('m').select(['m.occurrence_id', 'm.event_id', 'm.start_at', 'm.local_day', 'm.venue_id']);
+      // Materialized: the page, the total and every facet read the same node set.
       return q.groupByDay
         ? base.distinctOn(['m.event_id', 'm.local_day']).orderBy('m.event_id').orderBy('m.local_day').orderBy('m.start_at').orderBy('m.occurrence_id')
         : base.distinctOn('m.event_id').orderBy('m.event_id').orderBy('m.start_at').orderBy('m.occurrence_id');
     });
 }
 
-async function countNodes(db: Kysely<Database>, q: EventQuery, search: SearchMode): Promise<number> {
-  const row = await nodesQuery(db, q, search)
-    .selectFrom('nodes')
-    .select(sql<number>`count(*)::int`.as('total'))
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
+export type FacetKind = 'venues' | 'organizers' | 'categories';
+
+export interface FacetCount {
+  id: string;
+  hits: number;
+}
+
+export interface NodePage {
+  nodes: NodeRef[];
+  totalCount: number;
+  /** Counts of the facets asked for, over every node of the result, most hits first (ties by id). */
+  facets: Partial<Record<FacetKind, FacetCount[]>>;
+}
+
+interface NodePageRow {
+  page: { event_id: string; occurrence_id: string | number; local_day: string }[] | null;
+  total: number | string;
+  venues?: FacetCount[] | null;
+  organizers?: FacetCount[] | null;
+  categories?: FacetCount[] | null;
 }
 
 /**
- * One page of nodes in chronological order of the promoted date (ties by event id), with the
- * total across all pages from the same statement.
+ * One statement for a page: the node set is computed once (PostgreSQL materializes a CTE read more
+ * than once) and read for the page
+ * (chronological by the promoted date, ties by event id), the total, and each facet asked for.
  */
 export async function findNodePage(
   db: Kysely<Database>,
@@ -153,50 +164,34 @@ export async function findNodePage(
   page: number,
   pageSize: number,
   search: SearchMode = 'literal',
+  facets: readonly FacetKind[] = [],
 ): Promise<NodePage> {
-  const rows = await nodesQuery(db, q, search)
-    .selectFrom('nodes')
-    .select(['nodes.event_id', 'nodes.occurrence_id', 'nodes.local_day', sql<number>`count(*) over ()::int`.as('total')])
-    .orderBy('nodes.start_at')
-    .orderBy('nodes.event_id')
-    .orderBy('nodes.occurrence_id')
-    .limit(pageSize)
-    .offset(page * pageSize)
-    .execute();
-  const first = rows[0];
-  // Past the last page the window count has no row to ride on: count separately.
-  const totalCount = first ? Number(first.total) : page > 0 ? await countNodes(db, q, search) : 0;
-  return {
-    nodes: rows.map((r) => ({ event_id: r.event_id, occurrence_id: String(r.occurrence_id), local_day: r.local_day })),
-    totalCount,
+  const pageRows = sql`select nodes.event_id, nodes.occurrence_id, nodes.local_day from nodes
+    order by nodes.start_at, nodes.event_id, nodes.occurrence_id limit ${pageSize} offset ${page * pageSize}`;
+  const facetSql: Record<FacetKind, ReturnType<typeof sql>> = {
+    venues: sql`select nodes.venue_id as id, count(*)::int as hits from nodes
+      where nodes.venue_id is not null group by nodes.venue_id`,
+    organizers: sql`select eo.organizer_id as id, count(*)::int as hits from nodes
+      join event_organizers eo on eo.event_id = nodes.event_id group by eo.organizer_id`,
+    // Only categories still listed: a retired id is gone from `categories`.
+    categories: sql`select ec.category_id as id, count(*)::int as hits from nodes
+      join event_categories ec on ec.event_id = nodes.event_id
+      join categories c on c.id = ec.category_id group by ec.category_id`,
   };
-}
-
-export interface FacetCount {
-  id: string;
-  hits: number;
-}
-
-/** Facet counts over every node of the result (not just the page), most hits first. */
-export async function countFacets(
-  db: Kysely<Database>,
-  q: EventQuery,
-  facet: 'venues' | 'organizers' | 'categories',
-  search: SearchMode = 'literal',
-): Promise<FacetCount[]> {
-  const nodes = nodesQuery(db, q, search);
-  const query =
-    facet === 'venues'
-      ? nodes.selectFrom('nodes').where('nodes.venue_id', 'is not', null)
-          .select([sql<string>`nodes.venue_id`.as('id'), sql<number>`count(*)::int`.as('hits')]).groupBy('nodes.venue_id')
-      : facet === 'organizers'
-        ? nodes.selectFrom('nodes').innerJoin('event_organizers as eo', 'eo.event_id', 'nodes.event_id')
-            .select([sql<string>`eo.organizer_id`.as('id'), sql<number>`count(*)::int`.as('hits')]).groupBy('eo.organizer_id')
-        : nodes.selectFrom('nodes').innerJoin('event_categories as ec', 'ec.event_id', 'nodes.event_id')
-            .innerJoin('categories as c', 'c.id', 'ec.category_id')
-            .select([sql<string>`ec.category_id`.as('id'), sql<number>`count(*)::int`.as('hits')]).groupBy('ec.category_id');
-  const rows = await query.orderBy(sql`count(*)`, 'desc').orderBy(sql`1`).execute();
-  return rows.map((r) => ({ id: r.id, hits: Number(r.hits) }));
+  const row = (await nodesQuery(db, q, search)
+    .selectNoFrom([
+      sql`coalesce((select json_agg(p) from (${pageRows}) p), '[]'::json)`.as('page'),
+      sql`(select count(*)::int from nodes)`.as('total'),
+      ...facets.map((kind) =>
+        sql`coalesce((select json_agg(f order by f.hits desc, f.id) from (${facetSql[kind]}) f), '[]'::json)`.as(kind),
+      ),
+    ])
+    .executeTakeFirstOrThrow()) as NodePageRow;
+  return {
+    nodes: (row.page ?? []).map((r) => ({ event_id: r.event_id, occurrence_id: String(r.occurrence_id), local_day: r.local_day })),
+    totalCount: Number(row.total),
+    facets: Object.fromEntries(facets.map((kind) => [kind, (row[kind] ?? []).map((f) => ({ id: f.id, hits: Number(f.hits) }))])),
+  };
 }
 
 /** Whether anything matches the search literally ("a literal match anywhere means no approximate matches"). */

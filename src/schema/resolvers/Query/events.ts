@@ -1,10 +1,13 @@
 import type { QueryResolvers } from '../../../../generated/resolvers-types.js';
 import { buildEventQuery, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../../domain/event-query.js';
-import { chooseSearchMode, findNodePage } from '../../../db/repositories/event-nodes.js';
+import { chooseSearchMode, findNodePage, type FacetKind } from '../../../db/repositories/event-nodes.js';
+import { selectedFieldNames } from '../../selected-fields.js';
 import { invalidArguments } from '../../errors.js';
 import { loadNodes } from '../../event-nodes.js';
 
-export const events: QueryResolvers['events'] = async (_parent, args, ctx) => {
+const FACETS: readonly FacetKind[] = ['venues', 'organizers', 'categories'];
+
+export const events: QueryResolvers['events'] = async (_parent, args, ctx, info) => {
   const page = args.page ?? 0;
   const pageSize = args.pageSize ?? DEFAULT_PAGE_SIZE;
   const built = buildEventQuery(args.filter, ctx.now);
@@ -16,13 +19,13 @@ export const events: QueryResolvers['events'] = async (_parent, args, ctx) => {
   }
   const query = built.query;
   const search = await chooseSearchMode(ctx.db, query);
-  const result = await findNodePage(ctx.db, query, page, pageSize, search);
+  const selected = selectedFieldNames(info.fieldNodes.map((f) => f.selectionSet), info.fragments);
+  const result = await findNodePage(ctx.db, query, page, pageSize, search, FACETS.filter((f) => selected.has(f)));
   return {
     nodes: await loadNodes(ctx, result.nodes, query.groupByDay),
     totalCount: result.totalCount,
     page,
     pageSize,
-    query,
-    search,
+    facets: result.facets,
   };
 };
