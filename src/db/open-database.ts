@@ -47,7 +47,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
-      options: `-c search_path=${searchPath} -c pg_trgm.word_similarity_threshold=${WORD_SIMILARITY_THRESHOLD}`,
+      // Sorts of a whole result stay in memory; JIT compilation costs more than it saves on queries of
+      // a few hundred milliseconds at most, and its cost estimate triggers it on every large page.
+      options: `-c search_path=${searchPath} -c pg_trgm.word_similarity_threshold=${WORD_SIMILARITY_THRESHOLD} -c work_mem=32MB -c jit=off`,
     });
     if (schema !== 'public') await pool.query(`create schema if not exists ${schema}`);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
