@@ -643,20 +643,13 @@ function date(
   };
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 function description(random: Random, theme: Theme, venue: CalendarVenue | null): Pair {
   const note = random.int(0, 3);
-  const notesNb = ['Dørene åpner en halvtime før.', 'Begrenset antall plasser – kom tidlig!', 'Servering av kaffe &amp; vafler.', 'Arrangementet er universelt utformet.'];
-  const notesEn = ['Doors open half an hour before.', 'Limited seating – come early!', 'Coffee &amp; waffles served.', 'The venue is step-free.'];
-  const placeNb = venue ? `Velkommen til <strong>${escapeHtml(venue.name)}</strong>.` : 'Sendes direkte på nett.';
-  const placeEn = venue ? `Welcome to <strong>${escapeHtml(venue.name)}</strong>.` : 'Streamed live online.';
-  return [
-    `<p>${theme.lead[0]}</p><p>${placeNb}<br>${notesNb[note] ?? ''}</p>`,
-    `<p>${theme.lead[1]}</p><p>${placeEn}<br>${notesEn[note] ?? ''}</p>`,
-  ];
+  const notesNb = ['Dørene åpner en halvtime før.', 'Begrenset antall plasser!', 'Servering av kaffe &amp; vafler.', 'Trinnfri adkomst.'];
+  const notesEn = ['Doors open half an hour before.', 'Limited seating!', 'Coffee &amp; waffles served.', 'Step-free access.'];
+  const nb = venue ? `<strong>${notesNb[note] ?? ''}</strong>` : 'Sendes direkte på nett.';
+  const en = venue ? `<strong>${notesEn[note] ?? ''}</strong>` : 'Streamed live online.';
+  return [`<p>${theme.lead[0]}</p><p>${nb}</p>`, `<p>${theme.lead[1]}</p><p>${en}</p>`];
 }
 
 function images(random: Random, id: string, alt: string): CalendarImage[] {

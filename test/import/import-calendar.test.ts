@@ -415,6 +415,17 @@ describe(`importCalendar (${databaseLabel})`, () => {
       expect({ dates, categories, organizers }).toEqual({ dates: [{ start_time: '18:00' }], categories: [{ category_id: 'THEATER' }], organizers: [] });
     });
 
+    it('adds new events next to stored ones from the same file', async () => {
+      await importCalendar(handle.db, calendar());
+      const first = await dump(handle);
+      const fresh = { id: 'E-FRESH', slug: 'fersk', dates: [{ start: '2026-02-01T12:00:00Z' }] };
+      const summary = await importCalendar(handle.db, { ...calendar(), events: [calendar().events[0], fresh, calendar().events[1]] });
+      expect(summary.events).toBe(3);
+      const after = await dump(handle);
+      expect(after['occurrences']).toHaveLength((first['occurrences'] ?? []).length + 1);
+      expect((after['events'] ?? []).filter((row) => !String(row).includes('"E-FRESH"'))).toEqual(first['events']);
+    });
+
     it('lets two stored records swap their slugs', async () => {
       await importCalendar(handle.db, calendar());
       const file = calendar();
