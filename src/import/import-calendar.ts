@@ -941,6 +941,10 @@ async function writeFile(
     summary.apiKeys += batch.length;
   }
 
+  // The approximate-search dictionary follows the events' text (in this transaction, so a failed
+  // import leaves it as it was).
+  if (summary.events > 0 || summary.removedEvents > 0) await sql`refresh materialized view search_words`.execute(trx);
+
   // Fresh planner statistics after a large load: PGlite runs no autovacuum to gather them.
   if (summary.events >= BULK_LOAD_EVENTS) {
     await sql`analyze ${sql.join(BULK_TABLES.map((t) => sql.table(t)))}`.execute(trx);

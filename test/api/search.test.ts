@@ -91,3 +91,24 @@ describe(`searchTerm (${databaseLabel}): the term is data`, () => {
     expect(result.data).toEqual({ events: { totalCount: 1, data: [{ id: 'S-CAFE' }], categories: [{ id: 'CONCERT', hits: 1 }] } });
   });
 });
+
+// Last: it adds an event to the shared calendar.
+describe(`searchTerm (${databaseLabel}): later imports`, () => {
+  it('finds words of events imported later (the dictionary follows each import)', async () => {
+    expect(await search('trekkspiltreff')).toEqual([]);
+    await importCalendar(database.db, {
+      events: [
+        {
+          id: 'S-LATER',
+          slug: 's-later',
+          title_nb: 'Trekkspilltreff',
+          categories: ['THEATER'],
+          organizers: ['ORG-OSLO'],
+          ticketsInformation: 'free',
+          dates: [{ start: '2026-06-12T19:00:00+02:00' }],
+        },
+      ],
+    });
+    expect(await search('trekkspiltreff')).toEqual(['S-LATER']);
+  });
+});

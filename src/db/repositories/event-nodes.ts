@@ -103,16 +103,15 @@ function searchCondition(word: string, mode: SearchMode): Expression<SqlBool> {
       or o.venue_id in (select sv.id from venues sv where calendar_fold(sv.name) like ${pattern})
     )`;
   }
-  // Approximate: one typing error for words of up to 5 letters, two for longer ones. The trigram
-  // operator prefilters through the index; Levenshtein over the text's words decides.
+  // Approximate: one typing error for words of up to 5 letters, two for longer ones. Dictionary words
+  // within that distance (trigram index, then Levenshtein), then the events containing one of them.
   const tolerance = word.length <= 5 ? 1 : 2;
   return sql<SqlBool>`o.event_id in (
-    select se.id from events se
-    where se.search_text operator(public.%>) ${word}
-      and exists (
-        select 1 from regexp_split_to_table(se.search_text, '[^[:alnum:]]+') as t(w)
-        where public.levenshtein_less_equal(t.w, ${word}, ${tolerance}) <= ${tolerance}
-      )
+    select se.id
+    from search_words sw
+    join events se on se.search_text like '%' || sw.word || '%'
+    where sw.word operator(public.%) ${word}
+      and public.levenshtein_less_equal(sw.word, ${word}, ${tolerance}) <= ${tolerance}
   )`;
 }
 
