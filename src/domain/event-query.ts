@@ -114,10 +114,3 @@ export function buildEventQuery(filter: Filter | null | undefined, now: Date): E
     },
   };
 }
-
-/** The default query ("upcoming events") at an instant, used by the lookups outside `events`. */
-export function upcomingQuery(now: Date): EventQuery {
-  const result = buildEventQuery(null, now);
-  if (!result.ok) throw new Error('unreachable: an empty filter is valid');
-  return result.query;
-}

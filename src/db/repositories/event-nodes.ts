@@ -1,6 +1,7 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../database.js';
 import type { EventQuery } from '../../domain/event-query.js';
+import { typoTolerance } from '../../domain/search-term.js';
 
 /** One node of a result before loading: the event and the date promoted for it. */
 export interface NodeRef {
@@ -105,7 +106,7 @@ function searchCondition(word: string, mode: SearchMode): Expression<SqlBool> {
   }
   // Approximate: one typing error for words of up to 5 letters, two for longer ones. Dictionary words
   // within that distance (trigram index, then Levenshtein), then the events containing one of them.
-  const tolerance = word.length <= 5 ? 1 : 2;
+  const tolerance = typoTolerance(word);
   return sql<SqlBool>`o.event_id in (
     select se.id
     from search_words sw
