@@ -73,6 +73,10 @@ describe.skipIf(!hasChromium)(`sandbox in a real browser (Chromium at ${CHROMIUM
       // The editor closes brackets as they are typed; compare without the layout.
       expect(typed.replace(/\s*([{}])\s*/g, '$1').trim()).toBe('{categories{id name_en slug_nb}}');
 
+      // GraphiQL derives the operation name from the text on a debounce; clicking before it settles
+      // sends the example's name ("UpcomingEvents") with our anonymous query, which the server
+      // rightly refuses. Give the debounce time to run.
+      await page.waitForTimeout(1_000);
       await page.locator('.graphiql-execute-button').click();
       const response = page.locator('.graphiql-response');
       await expect.poll(() => response.innerText(), { timeout: 15_000 }).toContain('"THEATER"');
