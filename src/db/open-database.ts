@@ -26,12 +26,6 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/**
- * Trigram prefilter of approximate search (`%>`): lower than pg_trgm's 0.6 so that words two typing
- * errors away (`konsret` ~ `konsert`: 0.5) survive it; Levenshtein then decides.
- */
-const WORD_SIMILARITY_THRESHOLD = 0.4;
-
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
@@ -49,7 +43,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       max: options.poolSize ?? 10,
       // Sorts of a whole result stay in memory; JIT compilation costs more than it saves on queries of
       // a few hundred milliseconds at most, and its cost estimate triggers it on every large page.
-      options: `-c search_path=${searchPath} -c pg_trgm.word_similarity_threshold=${WORD_SIMILARITY_THRESHOLD} -c work_mem=32MB -c jit=off`,
+      options: `-c search_path=${searchPath} -c work_mem=32MB -c jit=off`,
     });
     if (schema !== 'public') await pool.query(`create schema if not exists ${schema}`);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -61,7 +55,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     extensions: { pg_trgm, unaccent, fuzzystrmatch },
   });
   if (schema !== 'public') await pglite.exec(`create schema if not exists ${schema}`);
-  await pglite.exec(`set search_path to ${searchPath}; set pg_trgm.word_similarity_threshold = ${WORD_SIMILARITY_THRESHOLD}`);
+  await pglite.exec(`set search_path to ${searchPath}`);
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   return { db, driver: 'pglite', schema, close: () => db.destroy() };
 }

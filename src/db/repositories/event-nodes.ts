@@ -125,7 +125,7 @@ function nodesQuery(db: Kysely<Database>, q: EventQuery, search: SearchMode) {
     .with('m', () => matchingOccurrences(db, q, search))
     .with('nodes', (w) => {
       const base = w.selectFrom('m').select(['m.occurrence_id', 'm.event_id', 'm.start_at', 'm.local_day', 'm.venue_id']);
-      // Materialized: the page, the total and every facet read the same node set.
+      // Read more than once (page, total, facets), so PostgreSQL computes it once (materialized).
       return q.groupByDay
         ? base.distinctOn([byteOrder('m.event_id'), byteOrder('m.local_day')]).orderBy(byteOrder('m.event_id')).orderBy(byteOrder('m.local_day')).orderBy('m.start_at').orderBy('m.occurrence_id')
         : base.distinctOn(byteOrder('m.event_id')).orderBy(byteOrder('m.event_id')).orderBy('m.start_at').orderBy('m.occurrence_id');
@@ -155,9 +155,8 @@ interface NodePageRow {
 }
 
 /**
- * One statement for a page: the node set is computed once (PostgreSQL materializes a CTE read more
- * than once) and read for the page
- * (chronological by the promoted date, ties by event id), the total, and each facet asked for.
+ * One statement for a page: the node set is computed once and read for the page (chronological by
+ * the promoted date, ties by event id), the total, and each facet asked for.
  */
 export async function findNodePage(
   db: Kysely<Database>,
