@@ -127,6 +127,14 @@ export interface OccurrencesTable {
   cancelled: boolean;
   sold_out: boolean;
   prices: Json<StoredPrice[] | null> | null;
+  /** The event's publishing date, copied here so that "not yet published" filters the date itself. */
+  publishing_date: Timestamp | null;
+}
+
+/** One row: the data version, raised by every import. */
+export interface CalendarStateTable {
+  singleton: Generated<boolean>;
+  version: ColumnType<string | number, never, string | number>;
 }
 
 export interface ApiKeysTable {
@@ -155,6 +163,7 @@ export interface Database {
   event_categories: EventCategoriesTable;
   event_organizers: EventOrganizersTable;
   occurrences: OccurrencesTable;
+  calendar_state: CalendarStateTable;
   api_keys: ApiKeysTable;
   usage_counts: UsageCountsTable;
 }

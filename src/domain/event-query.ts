@@ -114,3 +114,13 @@ export function buildEventQuery(filter: Filter | null | undefined, now: Date): E
     },
   };
 }
+
+/**
+ * The identity of a query's result apart from "now": equal keys mean equal results at the same
+ * moment. A `from` equal to `now` (the default) is keyed as "now", so that such queries made at
+ * different moments share a key; every explicit instant is keyed by its value.
+ */
+export function eventQueryKey(q: EventQuery): string {
+  const { now, from, ...rest } = q;
+  return JSON.stringify({ ...rest, from: from.getTime() === now.getTime() ? 'now' : from.toISOString() });
+}

@@ -577,7 +577,7 @@ type EventColumn = (typeof EVENT_COLUMNS)[number];
 
 const OCCURRENCE_COLUMNS = [
   'event_id', 'position', 'start_at', 'end_at', 'ends_at', 'start_time', 'local_minute', 'local_day', 'duration', 'venue_id',
-  'tickets_url', 'cancelled', 'sold_out', 'prices',
+  'tickets_url', 'cancelled', 'sold_out', 'prices', 'publishing_date',
 ] as const satisfies readonly (keyof Database['occurrences'])[];
 type OccurrenceColumn = (typeof OCCURRENCE_COLUMNS)[number];
 
@@ -593,6 +593,8 @@ interface EventRows {
 const iso = (instant: Date): string => instant.toISOString();
 
 function eventRows(event: CalendarEvent, wallClock: (instant: Date) => OsloWallClock): EventRows {
+  const optionalIso = (value: string | null | undefined): string | null => (value == null ? null : iso(timestamp(value)));
+  const publishingDate = optionalIso(event.publishingDate);
   let lastEndsAt = 0;
   const occurrences = event.dates.map((date, position): Record<OccurrenceColumn, JsonValue> => {
     const start = timestamp(date.start);
@@ -617,9 +619,9 @@ function eventRows(event: CalendarEvent, wallClock: (instant: Date) => OsloWallC
       cancelled: date.cancelled ?? event.eventCancelled,
       sold_out: date.soldOut ?? event.eventSoldOut,
       prices: date.prices,
+      publishing_date: publishingDate,
     };
   });
-  const optionalIso = (value: string | null | undefined): string | null => (value == null ? null : iso(timestamp(value)));
   return {
     id: event.id,
     event: {
@@ -648,7 +650,7 @@ function eventRows(event: CalendarEvent, wallClock: (instant: Date) => OsloWallC
       age_restriction: event.ageRestriction,
       cancellation_period: event.cancellationPeriod,
       views: event.views,
-      publishing_date: optionalIso(event.publishingDate),
+      publishing_date: publishingDate,
       tickets_from_date: optionalIso(event.ticketsFromDate),
       created_at: optionalIso(event.created_at),
       updated_at: optionalIso(event.updated_at),
@@ -944,6 +946,9 @@ async function writeFile(
   // The approximate-search dictionary follows the events' text (in this transaction, so a failed
   // import leaves it as it was).
   if (summary.events > 0 || summary.removedEvents > 0) await sql`refresh materialized view search_words`.execute(trx);
+
+  // Totals and facets cached for the old data are not reused from here on (see calendar_state).
+  await trx.updateTable('calendar_state').set({ version: sql`version + 1` }).execute();
 
   // Fresh planner statistics after a large load: PGlite runs no autovacuum to gather them.
   if (summary.events >= BULK_LOAD_EVENTS) {

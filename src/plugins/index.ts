@@ -47,7 +47,7 @@ export function createEnveloped(options: PluginOptions) {
     useValidationCache(),
     useQueryLimits(options.limits),
     useDescriptiveValidationErrors(),
-    useCalendarContext({ db: options.db, clock: options.clock, eventLinkBase: options.eventLinkBase }),
+    useCalendarContext({ db: options.db, clock: options.clock, eventLinkBase: options.eventLinkBase, logger: options.logger }),
     // Before the response cache: the cache wraps whichever execute function is current when its own
     // onExecute runs, so JIT must already have replaced it.
     options.jit === false

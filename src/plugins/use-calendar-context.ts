@@ -2,6 +2,9 @@ import type { Plugin } from '@envelop/core';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { createLoaders } from '../schema/loaders.js';
+import { ResultSummaryCache } from '../schema/result-summaries.js';
+import type { Logger } from '../logger.js';
+import { RESPONSE_TTL_MS } from './use-shared-response-cache.js';
 
 export interface CalendarContextOptions {
   db: Kysely<Database>;
@@ -9,16 +12,19 @@ export interface CalendarContextOptions {
   clock?: () => Date;
   /** Base of `eventLink`. */
   eventLinkBase: string;
+  logger: Logger;
 }
 
-/** Adds the resolvers' context: database, one "now" per request, and fresh batching loaders. */
+/** Adds the resolvers' context: database, one "now" per request, fresh batching loaders, and the shared summaries. */
 export function useCalendarContext(options: CalendarContextOptions): Plugin {
   const clock = options.clock ?? (() => new Date());
   const eventLinkBase = options.eventLinkBase.replace(/\/+$/, '');
+  // Summaries may be as old as a cached `events` answer may be.
+  const resultSummaries = new ResultSummaryCache({ ttlMs: RESPONSE_TTL_MS['Query.events'] ?? 30_000, logger: options.logger });
   return {
     onContextBuilding({ extendContext }) {
       const now = clock();
-      extendContext({ db: options.db, now, loaders: createLoaders(options.db, now), eventLinkBase });
+      extendContext({ db: options.db, now, loaders: createLoaders(options.db, now), eventLinkBase, resultSummaries });
     },
   };
 }

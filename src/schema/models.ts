@@ -13,10 +13,15 @@ export interface EventNode {
   groupedDay: string | null;
 }
 
-/** A page of `events`; facet counts (over the whole filtered set) only for the facets selected. */
+/**
+ * A page of `events`. Whole-result figures (total, facet counts) are only computed when selected:
+ * `totalCount` is null otherwise, `facets` holds the facets selected.
+ */
 export interface EventConnectionModel {
   nodes: EventNode[];
-  totalCount: number;
+  /** Whether page + 1 has content, from the page read itself. */
+  hasMore: boolean;
+  totalCount: number | null;
   page: number;
   pageSize: number;
   facets: Partial<Record<FacetKind, FacetCount[]>>;

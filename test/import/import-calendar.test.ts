@@ -206,6 +206,7 @@ describe(`importCalendar (${databaseLabel})`, () => {
           cancelled: false,
           sold_out: false,
           prices: null,
+          publishing_date: null,
         },
         {
           event_id: 'E-CONCERT',
@@ -222,6 +223,7 @@ describe(`importCalendar (${databaseLabel})`, () => {
           cancelled: true,
           sold_out: true,
           prices: [{ type: 'REGULAR', price: 'kr 300' }],
+          publishing_date: null,
         },
         {
           event_id: 'E-CONCERT',
@@ -239,10 +241,28 @@ describe(`importCalendar (${databaseLabel})`, () => {
           cancelled: false,
           sold_out: false,
           prices: null,
+          publishing_date: null,
         },
       ]);
       const event = await handle.db.selectFrom('events').select('last_ends_at').where('id', '=', 'E-CONCERT').executeTakeFirstOrThrow();
       expect(new Date(event.last_ends_at).toISOString()).toBe('2026-12-02T21:00:00.000Z');
+    });
+
+    it("copies the event's publishing date onto each of its dates", async () => {
+      await importCalendar(handle.db, {
+        events: [{ id: 'E-LATER', slug: 'senere', publishingDate: '2026-06-01T08:00:00Z', dates: [{ start: '2026-07-01T18:00:00Z' }, { start: '2026-07-08T18:00:00Z' }] }],
+      });
+      const rows = await handle.db.selectFrom('occurrences').select('publishing_date').where('event_id', '=', 'E-LATER').execute();
+      expect(rows.map((r) => new Date(r.publishing_date!).toISOString())).toEqual(['2026-06-01T08:00:00.000Z', '2026-06-01T08:00:00.000Z']);
+    });
+
+    it('raises the data version with every import, and not when an import fails', async () => {
+      const version = async () => Number((await handle.db.selectFrom('calendar_state').select('version').executeTakeFirstOrThrow()).version);
+      const before = await version();
+      await importCalendar(handle.db, calendar());
+      expect(await version()).toBe(before + 1);
+      await expect(importCalendar(handle.db, { events: [{ id: 'E-BAD', slug: 'bad', venue: 'V-NOWHERE', dates: [{ start: '2026-07-01T18:00:00Z' }] }] })).rejects.toThrow();
+      expect(await version()).toBe(before + 1);
     });
 
     it('derives the start time from the Oslo wall clock in winter', async () => {

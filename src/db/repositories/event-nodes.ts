@@ -17,7 +17,12 @@ export type SearchMode = 'literal' | 'approximate';
  * Dates that satisfy every condition of the query: the date-level ones on the date itself and
  * the event-level ones on its event ("an event matches when one of its dates satisfies all").
  */
-function matchingOccurrences(db: Kysely<Database>, q: EventQuery, search: SearchMode) {
+function matchingOccurrences(
+  db: Kysely<Database>,
+  q: EventQuery,
+  search: SearchMode,
+  { runningAtFrom = false, strategy = 'set' }: { runningAtFrom?: boolean; strategy?: SearchStrategy } = {},
+) {
   // Event-level conditions are uncorrelated `event_id in (...)` sets rather than a join: the events
   // table is wide (descriptions), and the default query then never reads it.
   return db
@@ -27,10 +32,12 @@ function matchingOccurrences(db: Kysely<Database>, q: EventQuery, search: Search
       const conditions: Expression<SqlBool>[] = [
         // Ongoing at `from`: ends_at is the end, or start + 3 h for dates without an end time.
         eb('o.ends_at', '>', q.from),
-        // An event whose publishing date lies in the future is not returned yet (a few events, by index).
-        eb.not(eb('o.event_id', 'in', eb.selectFrom('events as up').select('up.id').where('up.publishing_date', '>', q.now))),
+        // An event whose publishing date lies in the future is not returned yet (copied onto each date).
+        eb.or([eb('o.publishing_date', 'is', null), eb('o.publishing_date', '<=', q.now)]),
       ];
-      if (q.until) conditions.push(eb('o.start_at', '<', q.until));
+      // A date running at `from` started before it: an `until` after `from` then adds nothing, and
+      // left in, PostgreSQL would intersect the span index with a large start-index range.
+      if (q.until && !(runningAtFrom && q.until > q.from)) conditions.push(eb('o.start_at', '<', q.until));
       if (q.fromStart) conditions.push(eb('o.start_at', '>=', q.fromStart));
       if (q.hoursRange) {
         const { startMinute, endMinute } = q.hoursRange;
@@ -78,54 +85,85 @@ function matchingOccurrences(db: Kysely<Database>, q: EventQuery, search: Search
         });
         conditions.push(eb('o.event_id', 'in', events));
       }
-      for (const word of q.searchWords) conditions.push(searchCondition(word, search));
+      for (const word of q.searchWords) conditions.push(searchCondition(word, search, strategy));
       return eb.and(conditions);
     });
 }
 
 /**
- * One search word against a date and its event. Words are letters and digits only (see
- * searchWords), and are bound as parameters, never spliced into SQL. Each source is an uncorrelated
- * subquery, so PostgreSQL evaluates it once (hashed) with the trigram indexes, not once per date.
+ * How a search word is checked. `set`: every matching event is found once (trigram index) and
+ * hashed; right for whole-result counts and for sparse matches. `probe`: each date visited checks its
+ * own event (a primary-key lookup), so a page walk that meets matches early never builds the set.
  */
-function searchCondition(word: string, mode: SearchMode): Expression<SqlBool> {
-  if (mode === 'literal') {
-    const pattern = `%${word}%`;
+export type SearchStrategy = 'set' | 'probe';
+
+/**
+ * One search word against a date and its event. Words are letters and digits only (see
+ * searchWords), and are bound as parameters, never spliced into SQL.
+ */
+function searchCondition(word: string, mode: SearchMode, strategy: SearchStrategy): Expression<SqlBool> {
+  // Approximate: one typing error for words of up to 5 letters, two for longer ones. The dictionary
+  // words within that distance (trigram index, then Levenshtein) are found once per statement.
+  const tolerance = typoTolerance(word);
+  const approximatePatterns = sql`array(
+    select '%' || sw.word || '%' from search_words sw
+    where sw.word operator(public.%) ${word} and public.levenshtein_less_equal(sw.word, ${word}, ${tolerance}) <= ${tolerance}
+  )`;
+  const pattern = `%${word}%`;
+  if (strategy === 'probe') {
+    // Scalar subqueries, so that PostgreSQL cannot turn them into hashed sets.
+    if (mode === 'approximate') {
+      return sql<SqlBool>`coalesce((select se.search_text like any (${approximatePatterns}) from events se where se.id = o.event_id), false)`;
+    }
+    // The few organizers and categories whose names match are listed once; each date then looks up
+    // its event's links to them by primary key.
     return sql<SqlBool>`(
-      o.event_id in (
-        select se.id from events se where se.search_text like ${pattern}
-        union all
-        select seo.event_id from event_organizers seo join organizers so on so.id = seo.organizer_id
-        where calendar_fold(so.name) like ${pattern}
-        union all
-        select sec.event_id from event_categories sec join categories sc on sc.id = sec.category_id
-        where calendar_fold(sc.name_nb || ' ' || sc.name_en) like ${pattern}
-      )
+      coalesce((select se.search_text like ${pattern} from events se where se.id = o.event_id), false)
+      or (select count(*) from event_organizers seo where seo.event_id = o.event_id
+        and seo.organizer_id = any (array(select so.id from organizers so where calendar_fold(so.name) like ${pattern}))) > 0
+      or (select count(*) from event_categories sec where sec.event_id = o.event_id
+        and sec.category_id = any (array(select sc.id from categories sc where calendar_fold(sc.name_nb || ' ' || sc.name_en) like ${pattern}))) > 0
       or o.venue_id in (select sv.id from venues sv where calendar_fold(sv.name) like ${pattern})
     )`;
   }
-  // Approximate: one typing error for words of up to 5 letters, two for longer ones. Dictionary words
-  // within that distance (trigram index, then Levenshtein), then the events containing one of them.
-  const tolerance = typoTolerance(word);
-  return sql<SqlBool>`o.event_id in (
-    select se.id
-    from search_words sw
-    join events se on se.search_text like '%' || sw.word || '%'
-    where sw.word operator(public.%) ${word}
-      and public.levenshtein_less_equal(sw.word, ${word}, ${tolerance}) <= ${tolerance}
+  if (mode === 'approximate') {
+    return sql<SqlBool>`o.event_id in (
+      select se.id from search_words sw join events se on se.search_text like '%' || sw.word || '%'
+      where sw.word operator(public.%) ${word} and public.levenshtein_less_equal(sw.word, ${word}, ${tolerance}) <= ${tolerance}
+    )`;
+  }
+  return sql<SqlBool>`(
+    o.event_id in (
+      select se.id from events se where se.search_text like ${pattern}
+      union all
+      select seo.event_id from event_organizers seo join organizers so on so.id = seo.organizer_id
+      where calendar_fold(so.name) like ${pattern}
+      union all
+      select sec.event_id from event_categories sec join categories sc on sc.id = sec.category_id
+      where calendar_fold(sc.name_nb || ' ' || sc.name_en) like ${pattern}
+    )
+    or o.venue_id in (select sv.id from venues sv where calendar_fold(sv.name) like ${pattern})
   )`;
 }
 
 /** Grouping keys compared byte-wise: any order groups equal ids, and `C` sorts far faster than a locale. */
-const byteOrder = (column: 'm.event_id' | 'm.local_day') => sql<string>`${sql.ref(column)} collate "C"`;
+const byteOrder = (column: `${'m' | 'n'}.${'event_id' | 'local_day'}`) => sql<string>`${sql.ref(column)} collate "C"`;
 
-/** Nodes: per event (or per event and Oslo day), its first matching date. */
-function nodesQuery(db: Kysely<Database>, q: EventQuery, search: SearchMode) {
+/**
+ * Nodes of the whole result, for its total and facets: per event (or per event and Oslo day) its
+ * first matching date. Only the venue facet needs to know which date that is; without it, grouping
+ * the event ids is enough (and cheaper than sorting every date).
+ */
+function allNodesQuery(db: Kysely<Database>, q: EventQuery, search: SearchMode, needsPromotedDate: boolean) {
   return db
     .with('m', () => matchingOccurrences(db, q, search))
     .with('nodes', (w) => {
-      const base = w.selectFrom('m').select(['m.occurrence_id', 'm.event_id', 'm.start_at', 'm.local_day', 'm.venue_id']);
-      // Read more than once (page, total, facets), so PostgreSQL computes it once (materialized).
+      if (!needsPromotedDate) {
+        const ids = w.selectFrom('m').select(['m.event_id', sql<string | null>`null`.as('venue_id')]);
+        return q.groupByDay ? ids.groupBy(['m.event_id', 'm.local_day']) : ids.groupBy('m.event_id');
+      }
+      const base = w.selectFrom('m').select(['m.event_id', 'm.venue_id']);
+      // Read more than once (total, facets), so PostgreSQL computes it once (materialized).
       return q.groupByDay
         ? base.distinctOn([byteOrder('m.event_id'), byteOrder('m.local_day')]).orderBy(byteOrder('m.event_id')).orderBy(byteOrder('m.local_day')).orderBy('m.start_at').orderBy('m.occurrence_id')
         : base.distinctOn(byteOrder('m.event_id')).orderBy(byteOrder('m.event_id')).orderBy('m.start_at').orderBy('m.occurrence_id');
@@ -139,35 +177,35 @@ export interface FacetCount {
   hits: number;
 }
 
-export interface NodePage {
-  nodes: NodeRef[];
+/** What the whole result adds up to, whichever page is asked for. */
+export interface NodeSummary {
+  /** The data version it was computed on (`calendar_state.version`). */
+  version: string;
   totalCount: number;
   /** Counts of the facets asked for, over every node of the result, most hits first (ties by id). */
   facets: Partial<Record<FacetKind, FacetCount[]>>;
+  /** How a page of a search checks its words (see chooseSearchStrategy); `set` without a search. */
+  searchStrategy: SearchStrategy;
 }
 
-interface NodePageRow {
-  page: { event_id: string; occurrence_id: string | number; local_day: string }[] | null;
+interface NodeSummaryRow {
+  version: number | string;
   total: number | string;
+  events?: number | string;
   venues?: FacetCount[] | null;
   organizers?: FacetCount[] | null;
   categories?: FacetCount[] | null;
 }
 
-/**
- * One statement for a page: the node set is computed once and read for the page (chronological by
- * the promoted date, ties by event id), the total, and each facet asked for.
- */
-export async function findNodePage(
+const currentVersion = sql<string>`(select cs.version from calendar_state cs)`;
+
+/** One statement: the node set is computed once and read for the total and each facet asked for. */
+export async function findNodeSummary(
   db: Kysely<Database>,
   q: EventQuery,
-  page: number,
-  pageSize: number,
-  search: SearchMode = 'literal',
+  search: SearchMode,
   facets: readonly FacetKind[] = [],
-): Promise<NodePage> {
-  const pageRows = sql`select nodes.event_id, nodes.occurrence_id, nodes.local_day from nodes
-    order by nodes.start_at, nodes.event_id, nodes.occurrence_id limit ${pageSize} offset ${page * pageSize}`;
+): Promise<NodeSummary> {
   const facetSql: Record<FacetKind, ReturnType<typeof sql>> = {
     venues: sql`select nodes.venue_id as id, count(*)::int as hits from nodes
       where nodes.venue_id is not null group by nodes.venue_id`,
@@ -178,20 +216,113 @@ export async function findNodePage(
       join event_categories ec on ec.event_id = nodes.event_id
       join categories c on c.id = ec.category_id group by ec.category_id`,
   };
-  const row = (await nodesQuery(db, q, search)
+  const row = (await allNodesQuery(db, q, search, facets.includes('venues'))
     .selectNoFrom([
-      sql`coalesce((select json_agg(p) from (${pageRows}) p), '[]'::json)`.as('page'),
+      currentVersion.as('version'),
       sql`(select count(*)::int from nodes)`.as('total'),
+      ...(q.searchWords.length > 0 ? [sql`(select count(*)::int from events)`.as('events')] : []),
       ...facets.map((kind) =>
         sql`coalesce((select json_agg(f order by f.hits desc, f.id) from (${facetSql[kind]}) f), '[]'::json)`.as(kind),
       ),
     ])
-    .executeTakeFirstOrThrow()) as NodePageRow;
+    .executeTakeFirstOrThrow()) as NodeSummaryRow;
+  const totalCount = Number(row.total);
   return {
-    nodes: (row.page ?? []).map((r) => ({ event_id: r.event_id, occurrence_id: String(r.occurrence_id), local_day: r.local_day })),
-    totalCount: Number(row.total),
+    version: String(row.version),
+    totalCount,
     facets: Object.fromEntries(facets.map((kind) => [kind, (row[kind] ?? []).map((f) => ({ id: f.id, hits: Number(f.hits) }))])),
+    searchStrategy: q.searchWords.length > 0 ? chooseSearchStrategy(totalCount, Number(row.events ?? 0)) : 'set',
   };
+}
+
+/**
+ * Probing pays per date walked, the set once per matching event. A page of the first W nodes walks
+ * about W·E/T dates when T of the calendar's E events match, at roughly 8 times the cost per date of
+ * one matching event in the set (both measured at 100k events): probe when W·E/T·8 < T, with W
+ * the size of a typical first page (10 nodes and one more). Deeper pages of a sparse result lose
+ * little: the set costs at most what the whole-result count already paid.
+ */
+export function chooseSearchStrategy(matchingNodes: number, events: number): SearchStrategy {
+  const typicalWalk = 11;
+  return matchingNodes * matchingNodes >= 8 * typicalWalk * Math.max(events, 1) ? 'probe' : 'set';
+}
+
+export interface NodePage {
+  /** The data version the page was read from. */
+  version: string;
+  nodes: NodeRef[];
+  /** Whether the next page has content. */
+  hasMore: boolean;
+}
+
+interface NodePageRow {
+  version: number | string;
+  page: { event_id: string; occurrence_id: string | number; local_day: string }[] | null;
+}
+
+/**
+ * One page of nodes, chronological by the promoted date (ties by event id), read in index order
+ * rather than computed over every date. A node is a matching date with no earlier matching date of
+ * its event (and day, when grouping by day). Every node either is running at `from` (started
+ * before, not ended) or starts at or after `from`, so all nodes of the first kind come first:
+ * - running dates are few and found by the span index; an earlier matching date of the same event
+ *   would be running too, so the first one per event is picked among them;
+ * - later dates are walked from the start index in order, each kept when no earlier date of its
+ *   event matches (one index probe), until the page and one more node are found.
+ */
+export async function findNodePage(
+  db: Kysely<Database>,
+  q: EventQuery,
+  page: number,
+  pageSize: number,
+  search: SearchMode,
+  strategy: SearchStrategy = 'set',
+): Promise<NodePage> {
+  const running = db
+    .selectFrom(
+      matchingOccurrences(db, q, search, { runningAtFrom: true, strategy })
+        .where(sql<SqlBool>`tstzrange(o.start_at, o.ends_at, '()') @> ${q.from}::timestamptz`)
+        .as('n'),
+    )
+    .select(['n.occurrence_id', 'n.event_id', 'n.start_at', 'n.local_day'])
+    .$if(!q.groupByDay, (b) => b.distinctOn(byteOrder('n.event_id')).orderBy(byteOrder('n.event_id')))
+    .$if(q.groupByDay, (b) =>
+      b.distinctOn([byteOrder('n.event_id'), byteOrder('n.local_day')]).orderBy(byteOrder('n.event_id')).orderBy(byteOrder('n.local_day')),
+    )
+    .orderBy('n.start_at')
+    .orderBy('n.occurrence_id');
+  const later = db
+    .selectFrom(matchingOccurrences(db, q, search, { strategy }).where('o.start_at', '>=', q.from).as('n'))
+    .select(['n.occurrence_id', 'n.event_id', 'n.start_at', 'n.local_day'])
+    .where(({ not, exists }) =>
+      not(exists(
+        matchingOccurrences(db, q, search, { strategy: 'probe' })
+          .clearSelect()
+          .select(sql`1`.as('one'))
+          .where('o.event_id', '=', sql.ref<string>('n.event_id'))
+          .$if(q.groupByDay, (e) => e.where('o.local_day', '=', sql.ref<string>('n.local_day')))
+          .where(sql<SqlBool>`(o.start_at, o.id) < (n.start_at, n.occurrence_id)`),
+      )),
+    )
+    .orderBy('n.start_at')
+    .orderBy('n.event_id')
+    // Enough to fill the page and tell whether another follows, even with no running nodes.
+    .limit((page + 1) * pageSize + 1);
+  const rows = db
+    .selectFrom(db.selectFrom(running.as('r')).selectAll().unionAll(db.selectFrom(later.as('l')).selectAll()).as('p'))
+    .select(['p.event_id', 'p.occurrence_id', 'p.local_day'])
+    .orderBy('p.start_at')
+    .orderBy('p.event_id')
+    .limit(pageSize + 1)
+    .offset(page * pageSize);
+  const row = (await db
+    .selectNoFrom([
+      currentVersion.as('version'),
+      sql`coalesce((select json_agg(r) from (${rows}) r), '[]'::json)`.as('page'),
+    ])
+    .executeTakeFirstOrThrow()) as NodePageRow;
+  const found = (row.page ?? []).map((r) => ({ event_id: r.event_id, occurrence_id: String(r.occurrence_id), local_day: r.local_day }));
+  return { version: String(row.version), nodes: found.slice(0, pageSize), hasMore: found.length > pageSize };
 }
 
 /** Whether anything matches the search literally ("a literal match anywhere means no approximate matches"). */

@@ -13,10 +13,11 @@ async function withRecords<T>(counts: FacetCount[] | undefined, load: (ids: stri
 
 export const EventConnection: EventConnectionResolvers = {
   data: (c) => c.nodes,
-  totalCount: (c) => c.totalCount,
+  // Computed whenever selected (events resolver); 0 only guards a selection it could not see.
+  totalCount: (c) => c.totalCount ?? 0,
   // "True when page + 1 has content."
-  hasMore: (c) => (c.page + 1) * c.pageSize < c.totalCount,
-  pageInfo: (c) => ({ currentPage: c.page, pageSize: c.pageSize, totalPages: Math.ceil(c.totalCount / c.pageSize) }),
+  hasMore: (c) => c.hasMore,
+  pageInfo: (c) => ({ currentPage: c.page, pageSize: c.pageSize, totalPages: Math.ceil((c.totalCount ?? 0) / c.pageSize) }),
   venues: (c, _a, ctx) => withRecords(c.facets.venues, (ids) => ctx.loaders.venue.loadMany(ids)),
   organizers: (c, _a, ctx) => withRecords(c.facets.organizers, (ids) => ctx.loaders.organizer.loadMany(ids)),
   categories: (c, _a, ctx) =>

@@ -1,11 +1,15 @@
 import type { QueryResolvers } from '../../../../generated/resolvers-types.js';
-import { buildEventQuery, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../../domain/event-query.js';
-import { chooseSearchMode, findNodePage, type FacetKind } from '../../../db/repositories/event-nodes.js';
+import { buildEventQuery, DEFAULT_PAGE_SIZE, eventQueryKey, MAX_PAGE_SIZE, type EventQuery } from '../../../domain/event-query.js';
+import { chooseSearchMode, findNodePage, findNodeSummary, type FacetKind, type NodePage } from '../../../db/repositories/event-nodes.js';
 import { selectedFieldNames } from '../../selected-fields.js';
 import { invalidArguments } from '../../errors.js';
 import { loadNodes } from '../../event-nodes.js';
+import type { GraphQLContext } from '../../context.js';
+import type { ResultSummary } from '../../result-summaries.js';
 
 const FACETS: readonly FacetKind[] = ['venues', 'organizers', 'categories'];
+/** Connection fields read from the whole result rather than from the page. */
+const SUMMARY_FIELDS = new Set<string>(['totalCount', 'pageInfo', ...FACETS]);
 
 export const events: QueryResolvers['events'] = async (_parent, args, ctx, info) => {
   const page = args.page ?? 0;
@@ -18,14 +22,54 @@ export const events: QueryResolvers['events'] = async (_parent, args, ctx, info)
     throw invalidArguments(invalidArgs, pageSize > MAX_PAGE_SIZE ? `pageSize may be at most ${MAX_PAGE_SIZE}` : undefined);
   }
   const query = built.query;
-  const search = await chooseSearchMode(ctx.db, query);
   const selected = selectedFieldNames(info.fieldNodes.map((f) => f.selectionSet), info.fragments);
-  const result = await findNodePage(ctx.db, query, page, pageSize, search, FACETS.filter((f) => selected.has(f)));
+  const facets = FACETS.filter((f) => selected.has(f));
+  const wantsSummary = [...selected].some((name) => SUMMARY_FIELDS.has(name));
+
+  const { summary, nodePage } = await summaryAndPage(ctx, query, page, pageSize, facets, wantsSummary);
   return {
-    nodes: await loadNodes(ctx, result.nodes, query.groupByDay),
-    totalCount: result.totalCount,
+    nodes: await loadNodes(ctx, nodePage.nodes, query.groupByDay),
+    hasMore: nodePage.hasMore,
+    totalCount: summary?.totalCount ?? null,
     page,
     pageSize,
-    facets: result.facets,
+    facets: summary?.facets ?? {},
   };
 };
+
+/**
+ * The page, read live, and the whole result's summary, reused per filter (see ResultSummaryCache)
+ * when it is recent and of the same data version as the page. Without a summary field selected,
+ * only a search needs anything beyond the page: its phase (literal or approximate).
+ */
+async function summaryAndPage(
+  ctx: GraphQLContext,
+  query: EventQuery,
+  page: number,
+  pageSize: number,
+  facets: readonly FacetKind[],
+  wantsSummary: boolean,
+): Promise<{ summary: ResultSummary | null; nodePage: NodePage }> {
+  const key = eventQueryKey(query);
+  const compute = async (): Promise<ResultSummary> => {
+    const search = await chooseSearchMode(ctx.db, query);
+    const counted = [...new Set([...facets, ...ctx.resultSummaries.keptFacets(key)])];
+    const summary = await findNodeSummary(ctx.db, query, search, counted);
+    return { ...summary, search, computedAt: query.now.getTime() };
+  };
+
+  let summary = ctx.resultSummaries.reusable(key, ctx.now, wantsSummary ? facets : [], compute) ?? null;
+  if (!summary && !wantsSummary) {
+    const search = await chooseSearchMode(ctx.db, query);
+    return { summary: null, nodePage: await findNodePage(ctx.db, query, page, pageSize, search) };
+  }
+  let nodePage = summary ? await findNodePage(ctx.db, query, page, pageSize, summary.search, summary.searchStrategy) : null;
+  // Missing, or computed on data an import has since replaced: compute it (once more if an import
+  // lands in between, or a computation already running counted other facets).
+  for (let attempt = 0; attempt < 2 && (!summary || !nodePage || nodePage.version !== summary.version); attempt++) {
+    summary = await ctx.resultSummaries.compute(key, compute);
+    if (!facets.every((kind) => summary?.facets[kind])) summary = await ctx.resultSummaries.compute(key, compute);
+    nodePage = await findNodePage(ctx.db, query, page, pageSize, summary.search, summary.searchStrategy);
+  }
+  return { summary, nodePage: nodePage! };
+}

@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../src/db/open-database.js';
+import { chooseSearchStrategy } from '../../src/db/repositories/event-nodes.js';
+import { importCalendar } from '../../src/import/import-calendar.js';
+import type { CalendarFileInput } from '../../src/import/import-format.js';
+import { createTestDatabase, databaseLabel } from '../support/test-database.js';
+import { createGraphQLRunner, type RunOperation } from '../support/graphql-runner.js';
+
+/**
+ * Pages are read in index order (dates running at `from` first, then later starts walked in order)
+ * while totals and facets are computed over the whole result and reused per filter. These tests
+ * hold the two to each other: every page size walks the same nodes as one large page, in order.
+ */
+const NOW = new Date('2026-06-10T10:00:00Z');
+const at = (hours: number) => new Date(NOW.getTime() + hours * 3_600_000).toISOString();
+const JAZZ_EVENTS = 120;
+
+function pagingCalendar(): CalendarFileInput {
+  const events: NonNullable<CalendarFileInput['events']> = [
+    // Running since long before now: exhibitions, a festival pass with a later date, and one date
+    // started an hour ago without an end time (ongoing for three hours).
+    { id: 'X-EXHIBIT-B', slug: 'x-exhibit-b', title_nb: 'Jazz i bilder', dates: [{ start: at(-24 * 30), end: at(24 * 30) }] },
+    { id: 'X-EXHIBIT-A', slug: 'x-exhibit-a', title_nb: 'Jazzhistorie', dates: [{ start: at(-24 * 30), end: at(24 * 30) }] },
+    { id: 'X-PASS', slug: 'x-pass', title_nb: 'Festivalpass jazz', dates: [{ start: at(-48), end: at(48) }, { start: at(72), end: at(80) }] },
+    { id: 'X-STARTED', slug: 'x-started', title_nb: 'Formiddagsjazz', dates: [{ start: at(-1) }] },
+    // Ended: never listed.
+    { id: 'X-ENDED', slug: 'x-ended', title_nb: 'Jazz i går', dates: [{ start: at(-30), end: at(-26) }] },
+  ];
+  for (let i = 0; i < JAZZ_EVENTS; i++) {
+    // Two dates on one Oslo day for every fifth event; equal starts for neighbours (ties by id).
+    const first = 2 + Math.floor(i / 2) * 5;
+    const dates = i % 5 === 0 ? [{ start: at(first) }, { start: at(first + 3) }, { start: at(first + 24 * 7) }] : [{ start: at(first) }];
+    events.push({ id: `J-${String(JAZZ_EVENTS - i).padStart(3, '0')}`, slug: `j-${i}`, title_nb: `Jazzkveld ${i}`, dates });
+  }
+  for (let i = 0; i < 10; i++) {
+    events.push({ id: `Q-${i}`, slug: `q-${i}`, title_nb: `Quiz ${i}`, dates: [{ start: at(3 + i * 11) }] });
+  }
+  return { events };
+}
+
+let database: DatabaseHandle;
+let run: RunOperation;
+let clock = NOW;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await importCalendar(database.db, pagingCalendar());
+  run = createGraphQLRunner(database.db, () => clock);
+});
+afterAll(async () => database?.close());
+
+interface Page {
+  totalCount: number;
+  hasMore: boolean;
+  pageInfo: { totalPages: number };
+  data: { id: string; startDate: string }[];
+}
+
+const PAGE = `query ($filter: Filter, $page: Int, $pageSize: Int) {
+  events(filter: $filter, page: $page, pageSize: $pageSize) {
+    totalCount hasMore pageInfo { totalPages } data { id startDate }
+  } }`;
+
+async function page(filter: Record<string, unknown>, pageNumber: number, pageSize: number): Promise<Page> {
+  const result = await run(PAGE, { filter, page: pageNumber, pageSize });
+  expect(result.errors).toBeUndefined();
+  return (result.data as { events: Page }).events;
+}
+
+const instant = (startDate: string) => Date.parse(startDate.replace(' ', 'T'));
+const key = (n: { id: string; startDate: string }) => `${n.id}@${n.startDate}`;
+
+describe(`events (${databaseLabel}): pages walk the same nodes as the whole result`, () => {
+  const filters: [string, Record<string, unknown>][] = [
+    ['no filter', {}],
+    ['groupRepetitionsByDay', { groupRepetitionsByDay: true }],
+    ['a search matching most events', { searchTerm: 'jazz' }],
+    ['a search matching most events, by day', { searchTerm: 'jazz', groupRepetitionsByDay: true }],
+    ['a search matching few events', { searchTerm: 'quiz' }],
+    ['an hours window', { hoursRange: '12:00-18:00' }],
+    ['untilDate', { untilDate: at(100) }],
+  ];
+
+  it.each(filters)('%s', async (_name, filter) => {
+    const whole = await page(filter, 0, 1000);
+    expect(whole.hasMore).toBe(false);
+    expect(whole.data).toHaveLength(whole.totalCount);
+    // Chronological by the promoted start, ties by id.
+    const sorted = [...whole.data].sort((a, b) => instant(a.startDate) - instant(b.startDate) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    expect(whole.data.map(key)).toEqual(sorted.map(key));
+    expect(whole.data.map((n) => n.id)).not.toContain('X-ENDED');
+
+    for (const size of [7, 25]) {
+      const walked: string[] = [];
+      for (let n = 0; ; n++) {
+        const p = await page(filter, n, size);
+        expect(p.totalCount).toBe(whole.totalCount);
+        expect(p.pageInfo.totalPages).toBe(Math.ceil(whole.totalCount / size));
+        walked.push(...p.data.map(key));
+        // hasMore is true exactly when the next page has content.
+        expect(p.hasMore).toBe(walked.length < whole.totalCount);
+        if (!p.hasMore) break;
+      }
+      expect(walked).toEqual(whole.data.map(key));
+    }
+  });
+
+  it('lists the dates running now first, from the earliest start', async () => {
+    const whole = await page({}, 0, 5);
+    expect(whole.data.map((n) => n.id)).toEqual(['X-EXHIBIT-A', 'X-EXHIBIT-B', 'X-PASS', 'X-STARTED', 'J-119']);
+  });
+
+  it('covers both ways of checking a search word (the dense search above is probed per date)', () => {
+    expect(chooseSearchStrategy(JAZZ_EVENTS + 4, JAZZ_EVENTS + 15)).toBe('probe');
+    expect(chooseSearchStrategy(10, JAZZ_EVENTS + 15)).toBe('set');
+  });
+});
+
+describe(`events (${databaseLabel}): totals and facets kept per filter`, () => {
+  const COUNT = `query ($filter: Filter) { events(filter: $filter, pageSize: 1) { totalCount hasMore data { id } } }`;
+  const total = async (filter: Record<string, unknown> = {}) => {
+    const result = await run(COUNT, { filter });
+    expect(result.errors).toBeUndefined();
+    return (result.data as { events: { totalCount: number } }).events.totalCount;
+  };
+
+  it('follows an import at once, whatever was computed before it', async () => {
+    clock = NOW;
+    const before = await total({ tag: 'kept' });
+    await importCalendar(database.db, { events: [{ id: 'T-NEW', slug: 't-new', title_nb: 'Ny', tags: ['kept'], dates: [{ start: at(5) }] }] });
+    expect(await total({ tag: 'kept' })).toBe(before + 1);
+  });
+
+  it('is computed again once the events answer TTL (30 s) has passed', async () => {
+    clock = NOW;
+    const before = await total();
+    // X-STARTED (no end time, started an hour before NOW) stops being ongoing two hours after NOW.
+    clock = new Date(NOW.getTime() + 2 * 3_600_000 + 1000);
+    expect(await total()).toBeLessThan(before);
+    clock = NOW;
+  });
+
+  it('answers a page without totals from the page alone', async () => {
+    clock = NOW;
+    const result = await run(`{ events(pageSize: 3, filter: { searchTerm: "quiz" }) { hasMore data { id } } }`);
+    expect(result.errors).toBeUndefined();
+    expect(result.data).toEqual({ events: { hasMore: true, data: [{ id: 'Q-0' }, { id: 'Q-1' }, { id: 'Q-2' }] } });
+  });
+});
