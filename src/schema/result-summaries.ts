@@ -19,6 +19,8 @@ export interface ResultSummaryCacheOptions {
   refreshAfterMs?: number;
   /** Filters kept (least recently used first out). @default 2000 */
   maxEntries?: number;
+  /** Facet entries kept over all filters, bounding memory whatever the catalogues' size. @default 500000 */
+  maxFacetEntries?: number;
   logger: Logger;
 }
 
@@ -38,7 +40,11 @@ export class ResultSummaryCache {
   private readonly logger: Logger;
 
   constructor(options: ResultSummaryCacheOptions) {
-    this.entries = new LRUCache({ max: options.maxEntries ?? 2000 });
+    this.entries = new LRUCache({
+      max: options.maxEntries ?? 2000,
+      maxSize: options.maxFacetEntries ?? 500_000,
+      sizeCalculation: (summary) => 1 + Object.values(summary.facets).reduce((sum, counts) => sum + (counts?.length ?? 0), 0),
+    });
     this.ttlMs = options.ttlMs;
     this.refreshAfterMs = options.refreshAfterMs ?? options.ttlMs / 2;
     this.logger = options.logger;
