@@ -102,47 +102,40 @@ export type SearchStrategy = 'set' | 'probe';
  * searchWords), and are bound as parameters, never spliced into SQL.
  */
 function searchCondition(word: string, mode: SearchMode, strategy: SearchStrategy): Expression<SqlBool> {
-  // Approximate: one typing error for words of up to 5 letters, two for longer ones. The dictionary
-  // words within that distance (trigram index, then Levenshtein) are found once per statement.
-  const tolerance = typoTolerance(word);
-  const approximatePatterns = sql`array(
-    select '%' || sw.word || '%' from search_words sw
-    where sw.word operator(public.%) ${word} and public.levenshtein_less_equal(sw.word, ${word}, ${tolerance}) <= ${tolerance}
-  )`;
+  // Each strategy's conditions are built from the same lists, each computed once per statement.
+  if (mode === 'approximate') {
+    // One typing error for words of up to 5 letters, two for longer ones: the dictionary words within
+    // that distance (trigram index, then Levenshtein), then the events whose text contains one.
+    const tolerance = typoTolerance(word);
+    const nearPatterns = sql`select '%' || sw.word || '%' as pattern from search_words sw
+      where sw.word operator(public.%) ${word} and public.levenshtein_less_equal(sw.word, ${word}, ${tolerance}) <= ${tolerance}`;
+    return strategy === 'probe'
+      ? sql<SqlBool>`coalesce((select se.search_text like any (array(${nearPatterns})) from events se where se.id = o.event_id), false)`
+      : sql<SqlBool>`o.event_id in (select se.id from (${nearPatterns}) near join events se on se.search_text like near.pattern)`;
+  }
   const pattern = `%${word}%`;
+  const organizers = sql`select so.id from organizers so where calendar_fold(so.name) like ${pattern}`;
+  const categories = sql`select sc.id from categories sc where calendar_fold(sc.name_nb || ' ' || sc.name_en) like ${pattern}`;
+  const venueMatches = sql<SqlBool>`o.venue_id in (select sv.id from venues sv where calendar_fold(sv.name) like ${pattern})`;
   if (strategy === 'probe') {
-    // Scalar subqueries, so that PostgreSQL cannot turn them into hashed sets.
-    if (mode === 'approximate') {
-      return sql<SqlBool>`coalesce((select se.search_text like any (${approximatePatterns}) from events se where se.id = o.event_id), false)`;
-    }
-    // The few organizers and categories whose names match are listed once; each date then looks up
-    // its event's links to them by primary key.
+    // Scalar subqueries, so that PostgreSQL cannot turn them into hashed sets. The few organizers
+    // and categories whose names match are listed once; each date looks up its event's links by key.
     return sql<SqlBool>`(
       coalesce((select se.search_text like ${pattern} from events se where se.id = o.event_id), false)
-      or (select count(*) from event_organizers seo where seo.event_id = o.event_id
-        and seo.organizer_id = any (array(select so.id from organizers so where calendar_fold(so.name) like ${pattern}))) > 0
-      or (select count(*) from event_categories sec where sec.event_id = o.event_id
-        and sec.category_id = any (array(select sc.id from categories sc where calendar_fold(sc.name_nb || ' ' || sc.name_en) like ${pattern}))) > 0
-      or o.venue_id in (select sv.id from venues sv where calendar_fold(sv.name) like ${pattern})
-    )`;
-  }
-  if (mode === 'approximate') {
-    return sql<SqlBool>`o.event_id in (
-      select se.id from search_words sw join events se on se.search_text like '%' || sw.word || '%'
-      where sw.word operator(public.%) ${word} and public.levenshtein_less_equal(sw.word, ${word}, ${tolerance}) <= ${tolerance}
+      or (select count(*) from event_organizers seo where seo.event_id = o.event_id and seo.organizer_id = any (array(${organizers}))) > 0
+      or (select count(*) from event_categories sec where sec.event_id = o.event_id and sec.category_id = any (array(${categories}))) > 0
+      or ${venueMatches}
     )`;
   }
   return sql<SqlBool>`(
     o.event_id in (
       select se.id from events se where se.search_text like ${pattern}
       union all
-      select seo.event_id from event_organizers seo join organizers so on so.id = seo.organizer_id
-      where calendar_fold(so.name) like ${pattern}
+      select seo.event_id from event_organizers seo where seo.organizer_id in (${organizers})
       union all
-      select sec.event_id from event_categories sec join categories sc on sc.id = sec.category_id
-      where calendar_fold(sc.name_nb || ' ' || sc.name_en) like ${pattern}
+      select sec.event_id from event_categories sec where sec.category_id in (${categories})
     )
-    or o.venue_id in (select sv.id from venues sv where calendar_fold(sv.name) like ${pattern})
+    or ${venueMatches}
   )`;
 }
 
