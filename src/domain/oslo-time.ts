@@ -17,11 +17,45 @@ export interface OsloWallClock {
   minuteOfDay: number;
 }
 
-function osloDateTime(instant: Date): DateTime {
-  const dateTime = DateTime.fromJSDate(instant, { zone: OSLO_ZONE });
-  // An invalid Date would otherwise surface as the string "Invalid DateTime" in API output.
-  if (!dateTime.isValid) throw new RangeError('Invalid Date');
-  return dateTime;
+const HOUR_MS = 60 * MINUTE_MS;
+/** Oslo's offset (minutes east of UTC) per UTC hour, for hours with one offset throughout. */
+const offsetByHour = new Map<number, number>();
+const MAX_KEPT_HOURS = 200_000;
+
+/**
+ * Oslo's offset at an instant. Luxon asks Intl for every instant, which costs more than the rest of
+ * a response's work; the offset only changes at DST changes, which fall on a full UTC hour. So it
+ * is kept per UTC hour, for every hour whose first and last millisecond share one offset (an hour
+ * with a change inside, from the days of local mean time, is asked for each time).
+ */
+function osloOffsetMinutes(instantMs: number): number {
+  const hour = Math.floor(instantMs / HOUR_MS);
+  const kept = offsetByHour.get(hour);
+  if (kept !== undefined) return kept;
+  const atStart = OSLO_ZONE.offset(hour * HOUR_MS);
+  if (atStart !== OSLO_ZONE.offset((hour + 1) * HOUR_MS - 1)) return OSLO_ZONE.offset(instantMs);
+  if (offsetByHour.size >= MAX_KEPT_HOURS) offsetByHour.clear();
+  offsetByHour.set(hour, atStart);
+  return atStart;
+}
+
+const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+
+interface OsloFields {
+  /** The wall-clock fields, read through the UTC getters of a Date shifted by the offset. */
+  local: Date;
+  offsetMinutes: number;
+}
+
+function osloFields(instant: Date): OsloFields {
+  const ms = instant.getTime();
+  // An invalid Date would otherwise surface as "NaN" in API output.
+  if (Number.isNaN(ms)) throw new RangeError('Invalid Date');
+  const offsetMinutes = osloOffsetMinutes(ms);
+  const local = new Date(ms + offsetMinutes * MINUTE_MS);
+  const year = local.getUTCFullYear();
+  if (year < 0 || year > 9999) throw new RangeError(`Year out of range: ${year}`);
+  return { local, offsetMinutes };
 }
 
 /**
@@ -29,16 +63,26 @@ function osloDateTime(instant: Date): DateTime {
  * (+01:00 in winter, +02:00 in summer), so the string alone identifies the instant.
  */
 export function formatOsloTimestamp(instant: Date): string {
-  return osloDateTime(instant).toFormat('yyyy-MM-dd HH:mm:ssZZ');
+  const { local, offsetMinutes } = osloFields(instant);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const offset = Math.abs(offsetMinutes);
+  return (
+    `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())} ` +
+    `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}` +
+    // Whole minutes, as luxon prints the seconds of local mean time (before 1895).
+    `${sign}${pad(Math.floor(offset / 60))}:${pad(Math.floor(offset % 60))}`
+  );
 }
 
 /** The Oslo calendar date, clock time and minute of day of an instant. */
 export function osloWallClock(instant: Date): OsloWallClock {
-  const dateTime = osloDateTime(instant);
+  const { local } = osloFields(instant);
+  const hour = local.getUTCHours();
+  const minute = local.getUTCMinutes();
   return {
-    date: dateTime.toFormat('yyyy-MM-dd'),
-    time: dateTime.toFormat('HH:mm'),
-    minuteOfDay: dateTime.hour * 60 + dateTime.minute,
+    date: `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}`,
+    time: `${pad(hour)}:${pad(minute)}`,
+    minuteOfDay: hour * 60 + minute,
   };
 }
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, it, expect, vi } from 'vitest';
+import { DateTime } from 'luxon';
 import { formatOsloTimestamp, osloWallClock, parseDateArgument, parseImportTimestamp } from '../../src/domain/oslo-time.js';
 
 const utc = (iso: string): Date => new Date(iso);
@@ -286,5 +287,35 @@ describe('oslo time: import timestamps', () => {
     ['an ordinal date', '2026-335T19:00:00Z'],
   ])('rejects %s', (_, value) => {
     expect(parseImportTimestamp(value)).toBeNull();
+  });
+});
+
+describe('oslo time: the kept per-hour offsets agree with the time zone database', () => {
+  const viaLuxon = (ms: number) => DateTime.fromMillis(ms, { zone: 'Europe/Oslo' }).toFormat('yyyy-MM-dd HH:mm:ssZZ');
+
+  it('formats like luxon from 1890 to 2100, and on either side of every offset change', () => {
+    const start = Date.UTC(1890, 0, 1);
+    const end = Date.UTC(2100, 0, 1);
+    const step = 55 * 3_600_000 + 13 * 60_000 + 7_000;
+    let changes = 0;
+    let previous = viaLuxon(start).slice(-6);
+    for (let ms = start; ms < end; ms += step) {
+      expect(formatOsloTimestamp(new Date(ms))).toBe(viaLuxon(ms));
+      const offset = viaLuxon(ms).slice(-6);
+      if (offset === previous) continue;
+      previous = offset;
+      // Find the change to the millisecond, then check both sides of it.
+      let low = ms - step;
+      let high = ms;
+      while (high - low > 1) {
+        const middle = Math.floor((low + high) / 2);
+        if (viaLuxon(middle).slice(-6) === offset) high = middle;
+        else low = middle;
+      }
+      changes++;
+      for (const at of [low - 1000, low, high, high + 1000]) expect(formatOsloTimestamp(new Date(at))).toBe(viaLuxon(at));
+    }
+    // Local mean time to CET, wartime and summer times, then two changes a year since 1980.
+    expect(changes).toBeGreaterThan(250);
   });
 });
