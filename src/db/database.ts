@@ -175,8 +175,11 @@ export type EventRow = Selectable<EventsTable>;
 export type OccurrenceRow = Selectable<OccurrencesTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
-/** An event row with the ids of its categories and organizers, in the event's own order. */
-export interface EventRecord extends EventRow {
+/** What responses read of an event: every column but the folded search text. */
+export type EventFields = Omit<EventRow, 'search_text'>;
+
+/** An event's fields with the ids of its categories and organizers, in the event's own order. */
+export interface EventRecord extends EventFields {
   category_ids: string[];
   organizer_ids: string[];
 }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { createLoaders } from '../schema/loaders.js';
 import { ResultSummaryCache } from '../schema/result-summaries.js';
+import { CatalogueCache } from '../schema/catalogue-cache.js';
 import type { Logger } from '../logger.js';
 import { RESPONSE_TTL_MS } from './use-shared-response-cache.js';
 
@@ -15,16 +16,17 @@ export interface CalendarContextOptions {
   logger: Logger;
 }
 
-/** Adds the resolvers' context: database, one "now" per request, fresh batching loaders, and the shared summaries. */
+/** Adds the resolvers' context: database, one "now" per request, fresh batching loaders, and the shared caches. */
 export function useCalendarContext(options: CalendarContextOptions): Plugin {
   const clock = options.clock ?? (() => new Date());
   const eventLinkBase = options.eventLinkBase.replace(/\/+$/, '');
   // Summaries may be as old as a cached `events` answer may be.
   const resultSummaries = new ResultSummaryCache({ ttlMs: RESPONSE_TTL_MS['Query.events'] ?? 30_000, logger: options.logger });
+  const catalogues = new CatalogueCache(options.db);
   return {
     onContextBuilding({ extendContext }) {
       const now = clock();
-      extendContext({ db: options.db, now, loaders: createLoaders(options.db, now), eventLinkBase, resultSummaries });
+      extendContext({ db: options.db, now, loaders: createLoaders(options.db, now, catalogues), eventLinkBase, resultSummaries });
     },
   };
 }

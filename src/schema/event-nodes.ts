@@ -2,11 +2,21 @@ import type { GraphQLContext } from './context.js';
 import type { EventNode, EventRecord } from './models.js';
 import type { NodeRef } from '../db/repositories/event-nodes.js';
 
-/** Turns node references into nodes with two batched loads (events, dates), keeping their order. */
-export async function loadNodes(ctx: GraphQLContext, refs: NodeRef[], groupByDay: boolean): Promise<EventNode[]> {
+/**
+ * Turns node references into nodes with two batched loads (events, dates), keeping their order.
+ * With `repetitions` selected, the events' later dates are loaded alongside rather than after.
+ */
+export async function loadNodes(
+  ctx: GraphQLContext,
+  refs: NodeRef[],
+  groupByDay: boolean,
+  prefetch: { repetitions: boolean } = { repetitions: false },
+): Promise<EventNode[]> {
+  const eventIds = refs.map((r) => r.event_id);
   const [events, occurrences] = await Promise.all([
-    ctx.loaders.event.loadMany(refs.map((r) => r.event_id)),
+    ctx.loaders.event.loadMany(eventIds),
     ctx.loaders.occurrence.loadMany(refs.map((r) => r.occurrence_id)),
+    prefetch.repetitions ? ctx.loaders.upcomingOccurrences.loadMany(eventIds) : [],
   ]);
   const nodes: EventNode[] = [];
   refs.forEach((ref, i) => {

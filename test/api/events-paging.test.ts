@@ -19,10 +19,11 @@ function pagingCalendar(): CalendarFileInput {
   const events: NonNullable<CalendarFileInput['events']> = [
     // Running since long before now: exhibitions, a festival pass with a later date, and one date
     // started an hour ago without an end time (ongoing for three hours).
-    { id: 'X-EXHIBIT-B', slug: 'x-exhibit-b', title_nb: 'Jazz i bilder', dates: [{ start: at(-24 * 30), end: at(24 * 30) }] },
-    { id: 'X-EXHIBIT-A', slug: 'x-exhibit-a', title_nb: 'Jazzhistorie', dates: [{ start: at(-24 * 30), end: at(24 * 30) }] },
-    { id: 'X-PASS', slug: 'x-pass', title_nb: 'Festivalpass jazz', dates: [{ start: at(-48), end: at(48) }, { start: at(72), end: at(80) }] },
-    { id: 'X-STARTED', slug: 'x-started', title_nb: 'Formiddagsjazz', dates: [{ start: at(-1) }] },
+    // Categories, organizers and flags on running events too: the running dates check them by key.
+    { id: 'X-EXHIBIT-B', slug: 'x-exhibit-b', title_nb: 'Jazz i bilder', categories: ['ART'], organizers: ['ORG-MUSEUM'], dates: [{ start: at(-24 * 30), end: at(24 * 30) }] },
+    { id: 'X-EXHIBIT-A', slug: 'x-exhibit-a', title_nb: 'Jazzhistorie', categories: ['ART', 'JAZZ'], featured: true, dates: [{ start: at(-24 * 30), end: at(24 * 30) }] },
+    { id: 'X-PASS', slug: 'x-pass', title_nb: 'Festivalpass jazz', categories: ['JAZZ'], organizers: ['ORG-CLUB'], tags: ['festival'], dates: [{ start: at(-48), end: at(48) }, { start: at(72), end: at(80) }] },
+    { id: 'X-STARTED', slug: 'x-started', title_nb: 'Formiddagsjazz', categories: ['JAZZ'], organizers: ['ORG-CLUB'], dates: [{ start: at(-1) }] },
     // Ended: never listed.
     { id: 'X-ENDED', slug: 'x-ended', title_nb: 'Jazz i går', dates: [{ start: at(-30), end: at(-26) }] },
   ];
@@ -30,12 +31,31 @@ function pagingCalendar(): CalendarFileInput {
     // Two dates on one Oslo day for every fifth event; equal starts for neighbours (ties by id).
     const first = 2 + Math.floor(i / 2) * 5;
     const dates = i % 5 === 0 ? [{ start: at(first) }, { start: at(first + 3) }, { start: at(first + 24 * 7) }] : [{ start: at(first) }];
-    events.push({ id: `J-${String(JAZZ_EVENTS - i).padStart(3, '0')}`, slug: `j-${i}`, title_nb: `Jazzkveld ${i}`, dates });
+    events.push({
+      id: `J-${String(JAZZ_EVENTS - i).padStart(3, '0')}`,
+      slug: `j-${i}`,
+      title_nb: `Jazzkveld ${i}`,
+      categories: i % 3 === 0 ? ['JAZZ', 'ART'] : ['JAZZ'],
+      organizers: i % 4 === 0 ? ['ORG-CLUB', 'ORG-MUSEUM'] : ['ORG-CLUB'],
+      featured: i % 7 === 0,
+      tags: i % 2 === 0 ? ['festival'] : [],
+      dates,
+    });
   }
   for (let i = 0; i < 10; i++) {
     events.push({ id: `Q-${i}`, slug: `q-${i}`, title_nb: `Quiz ${i}`, dates: [{ start: at(3 + i * 11) }] });
   }
-  return { events };
+  return {
+    categories: [
+      { id: 'JAZZ', name_nb: 'Jazz', name_en: 'Jazz', slug_nb: 'jazz', slug_en: 'jazz' },
+      { id: 'ART', name_nb: 'Kunst', name_en: 'Art', slug_nb: 'kunst', slug_en: 'art' },
+    ],
+    organizers: [
+      { id: 'ORG-CLUB', slug: 'jazzklubben', name: 'Jazzklubben' },
+      { id: 'ORG-MUSEUM', slug: 'museet', name: 'Museet' },
+    ],
+    events,
+  };
 }
 
 let database: DatabaseHandle;
@@ -79,6 +99,11 @@ describe(`events (${databaseLabel}): pages walk the same nodes as the whole resu
     ['a search matching few events', { searchTerm: 'quiz' }],
     ['an hours window', { hoursRange: '12:00-18:00' }],
     ['untilDate', { untilDate: at(100) }],
+    ['a category', { categories: ['ART'] }],
+    ['a category left out', { notCategories: ['ART'] }],
+    ['an organizer', { organizers: ['museet'] }],
+    ['featured events', { onlyFeatured: true }],
+    ['a tag, from a later moment', { tag: 'festival', fromDate: at(3) }],
   ];
 
   it.each(filters)('%s', async (_name, filter) => {
@@ -110,6 +135,15 @@ describe(`events (${databaseLabel}): pages walk the same nodes as the whole resu
     expect(whole.data.map((n) => n.id)).toEqual(['X-EXHIBIT-A', 'X-EXHIBIT-B', 'X-PASS', 'X-STARTED', 'J-119']);
   });
 
+  it('checks the running dates against the event-level conditions', async () => {
+    const ids = async (filter: Record<string, unknown>) => (await page(filter, 0, 3)).data.map((n) => n.id);
+    expect(await ids({ categories: ['ART'] })).toEqual(['X-EXHIBIT-A', 'X-EXHIBIT-B', 'J-120']);
+    expect(await ids({ notCategories: ['ART'] })).toEqual(['X-PASS', 'X-STARTED', 'J-119']);
+    expect(await ids({ organizers: ['jazzklubben'] })).toEqual(['X-PASS', 'X-STARTED', 'J-119']);
+    expect(await ids({ onlyFeatured: true })).toEqual(['X-EXHIBIT-A', 'J-120', 'J-113']);
+    expect(await ids({ tag: 'festival' })).toEqual(['X-PASS', 'J-120', 'J-118']);
+  });
+
   it('covers both ways of checking a search word (the dense search above is probed per date)', () => {
     expect(chooseSearchStrategy(JAZZ_EVENTS + 4, JAZZ_EVENTS + 15)).toBe('probe');
     expect(chooseSearchStrategy(10, JAZZ_EVENTS + 15)).toBe('set');
@@ -138,6 +172,41 @@ describe(`events (${databaseLabel}): totals and facets kept per filter`, () => {
     clock = new Date(NOW.getTime() + 2 * 3_600_000 + 1000);
     expect(await total()).toBeLessThan(before);
     clock = NOW;
+  });
+
+  it('names venues, organizers and categories as the latest import has them', async () => {
+    clock = NOW;
+    const names = async () => {
+      const result = await run(`{
+        events(filter: { venues: ["v-hall"] }) { data { venue { name } organizers { name } } venues { name hits } }
+        eventByID(eventID: "T-HALL") { venue { name } }
+        categories { id name_nb } }`);
+      expect(result.errors).toBeUndefined();
+      const data = result.data as {
+        events: { data: { venue: { name: string }; organizers: { name: string }[] }[]; venues: { name: string }[] };
+        eventByID: { venue: { name: string } };
+        categories: { id: string; name_nb: string }[];
+      };
+      return {
+        venue: data.events.data[0]?.venue.name,
+        organizer: data.events.data[0]?.organizers[0]?.name,
+        facet: data.events.venues[0]?.name,
+        byId: data.eventByID.venue.name,
+        category: data.categories.find((c) => c.id === 'ART')?.name_nb,
+      };
+    };
+    const hall = { id: 'V-HALL', slug: 'v-hall', name: 'Gamle hall' };
+    await importCalendar(database.db, {
+      venues: [hall],
+      events: [{ id: 'T-HALL', slug: 't-hall', title_nb: 'I hallen', organizers: ['ORG-MUSEUM'], dates: [{ start: at(6), venue: 'V-HALL' }] }],
+    });
+    expect(await names()).toEqual({ venue: 'Gamle hall', organizer: 'Museet', facet: 'Gamle hall', byId: 'Gamle hall', category: 'Kunst' });
+    await importCalendar(database.db, {
+      categories: [{ id: 'ART', name_nb: 'Billedkunst', name_en: 'Art', slug_nb: 'kunst', slug_en: 'art' }],
+      venues: [{ ...hall, name: 'Nye hallen' }],
+      organizers: [{ id: 'ORG-MUSEUM', slug: 'museet', name: 'Kunstmuseet' }],
+    });
+    expect(await names()).toEqual({ venue: 'Nye hallen', organizer: 'Kunstmuseet', facet: 'Nye hallen', byId: 'Nye hallen', category: 'Billedkunst' });
   });
 
   it('answers a page without totals from the page alone', async () => {

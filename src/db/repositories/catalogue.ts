@@ -21,12 +21,27 @@ export async function listOrganizers(db: Kysely<Database>): Promise<OrganizerRow
   return db.selectFrom('organizers').selectAll().orderBy(norwegianNameKey('name')).orderBy('id').execute();
 }
 
-export async function venuesByIds(db: Kysely<Database>, ids: readonly string[]): Promise<VenueRow[]> {
-  if (ids.length === 0) return [];
-  return db.selectFrom('venues').selectAll().where('id', 'in', ids).execute();
+/** The data version (`calendar_state.version`), raised by every import. */
+export async function readDataVersion(db: Kysely<Database>): Promise<string> {
+  const row = await db.selectFrom('calendar_state').select('version').executeTakeFirstOrThrow();
+  return String(row.version);
 }
 
-export async function organizersByIds(db: Kysely<Database>, ids: readonly string[]): Promise<OrganizerRow[]> {
-  if (ids.length === 0) return [];
-  return db.selectFrom('organizers').selectAll().where('id', 'in', ids).execute();
+/** Every venue, organizer and category, and the data version they are at least as new as. */
+export interface CatalogueRows {
+  version: string;
+  venues: VenueRow[];
+  organizers: OrganizerRow[];
+  categories: CategoryRow[];
+}
+
+export async function readCatalogue(db: Kysely<Database>): Promise<CatalogueRows> {
+  // The version first: the tables, read after it, hold that version's data or a newer one's.
+  const version = await readDataVersion(db);
+  const [venues, organizers, categories] = await Promise.all([
+    db.selectFrom('venues').selectAll().execute(),
+    db.selectFrom('organizers').selectAll().execute(),
+    listCategories(db),
+  ]);
+  return { version, venues, organizers, categories };
 }

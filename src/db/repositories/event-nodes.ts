@@ -14,6 +14,15 @@ export interface NodeRef {
 export type SearchMode = 'literal' | 'approximate';
 
 /**
+ * How the event-level conditions (categories, organizers, event flags, search words) are checked:
+ * - `sets`: uncorrelated `event_id in (...)` sets, which PostgreSQL may hash or probe as it sees fit;
+ * - `probes`: per date, by key (correlated subplans PostgreSQL cannot turn into hashed sets), for
+ *   the few dates running at `from`, where hashing a whole category costs more than the dates;
+ * - `known`: not checked, for an earlier date of an event already known to satisfy them.
+ */
+export type EventConditions = 'sets' | 'probes' | 'known';
+
+/**
  * Dates that satisfy every condition of the query: the date-level ones on the date itself and
  * the event-level ones on its event ("an event matches when one of its dates satisfies all").
  */
@@ -21,10 +30,20 @@ function matchingOccurrences(
   db: Kysely<Database>,
   q: EventQuery,
   search: SearchMode,
-  { runningAtFrom = false, strategy = 'set' }: { runningAtFrom?: boolean; strategy?: SearchStrategy } = {},
+  {
+    runningAtFrom = false,
+    strategy = 'set',
+    eventConditions = 'sets',
+  }: { runningAtFrom?: boolean; strategy?: SearchStrategy; eventConditions?: EventConditions } = {},
 ) {
-  // Event-level conditions are uncorrelated `event_id in (...)` sets rather than a join: the events
-  // table is wide (descriptions), and the default query then never reads it.
+  // Event-level conditions are on `o.event_id` rather than a join: the events table is wide
+  // (descriptions), and the default query then never reads it.
+  const probes = eventConditions === 'probes';
+  // `offset 0` keeps PostgreSQL from turning the correlated `exists` into a (hashed) semi-join.
+  const eventHas = (links: 'event_categories' | 'event_organizers', column: 'category_id' | 'organizer_id', ids: Expression<unknown> | readonly string[]) =>
+    sql<SqlBool>`exists (select 1 from ${sql.table(links)} l where l.event_id = o.event_id and l.${sql.ref(column)} in (${
+      Array.isArray(ids) ? sql.join(ids) : (ids as Expression<unknown>)
+    }) offset 0)`;
   return db
     .selectFrom('occurrences as o')
     .select(['o.id as occurrence_id', 'o.event_id', 'o.start_at', 'o.local_day', 'o.venue_id'])
@@ -59,22 +78,33 @@ function matchingOccurrences(
       if (q.postalCodes) {
         conditions.push(eb('o.venue_id', 'in', eb.selectFrom('venues').select('venues.id').where('venues.postal_code', 'in', q.postalCodes)));
       }
+      if (eventConditions === 'known') return eb.and(conditions);
       if (q.categories) {
-        conditions.push(eb('o.event_id', 'in', eb.selectFrom('event_categories as ec').select('ec.event_id').where('ec.category_id', 'in', q.categories)));
+        conditions.push(
+          probes
+            ? eventHas('event_categories', 'category_id', q.categories)
+            : eb('o.event_id', 'in', eb.selectFrom('event_categories as ec').select('ec.event_id').where('ec.category_id', 'in', q.categories)),
+        );
       }
       if (q.notCategories.length > 0) {
         conditions.push(
-          eb.not(eb('o.event_id', 'in', eb.selectFrom('event_categories as ec').select('ec.event_id').where('ec.category_id', 'in', q.notCategories))),
+          eb.not(
+            probes
+              ? eventHas('event_categories', 'category_id', q.notCategories)
+              : eb('o.event_id', 'in', eb.selectFrom('event_categories as ec').select('ec.event_id').where('ec.category_id', 'in', q.notCategories)),
+          ),
         );
       }
       for (const slugs of q.organizerSlugSets) {
         conditions.push(
-          eb('o.event_id', 'in', eb.selectFrom('event_organizers as eo').innerJoin('organizers as org', 'org.id', 'eo.organizer_id')
-            .select('eo.event_id').where('org.slug', 'in', slugs)),
+          probes
+            ? eventHas('event_organizers', 'organizer_id', eb.selectFrom('organizers as org').select('org.id').where('org.slug', 'in', slugs))
+            : eb('o.event_id', 'in', eb.selectFrom('event_organizers as eo').innerJoin('organizers as org', 'org.id', 'eo.organizer_id')
+              .select('eo.event_id').where('org.slug', 'in', slugs)),
         );
       }
       if (q.tag != null || q.mode || q.superEvent != null || q.onlyFeatured || q.onlyFeaturedSpecialEvent) {
-        const events = eb.selectFrom('events as ev').select('ev.id').where((ev) => {
+        const events = eb.selectFrom('events as ev').where((ev) => {
           const eventConditions: Expression<SqlBool>[] = [];
           if (q.tag != null) eventConditions.push(sql<SqlBool>`ev.tags @> array[${q.tag}]::text[]`);
           if (q.mode) eventConditions.push(ev('ev.mode', '=', q.mode));
@@ -83,7 +113,11 @@ function matchingOccurrences(
           if (q.onlyFeaturedSpecialEvent) eventConditions.push(ev('ev.featured_special_event', '=', true));
           return ev.and(eventConditions);
         });
-        conditions.push(eb('o.event_id', 'in', events));
+        conditions.push(
+          probes
+            ? eb.exists(events.select(sql`1`.as('one')).where('ev.id', '=', sql.ref<string>('o.event_id')).offset(0))
+            : eb('o.event_id', 'in', events.select('ev.id')),
+        );
       }
       for (const word of q.searchWords) conditions.push(searchCondition(word, search, strategy));
       return eb.and(conditions);
@@ -258,10 +292,11 @@ interface NodePageRow {
  * rather than computed over every date. A node is a matching date with no earlier matching date of
  * its event (and day, when grouping by day). Every node either is running at `from` (started
  * before, not ended) or starts at or after `from`, so all nodes of the first kind come first:
- * - running dates are few and found by the span index; an earlier matching date of the same event
- *   would be running too, so the first one per event is picked among them;
+ * - running dates are few and found by the span index, their events checked by key; an earlier
+ *   matching date of the same event would be running too, so the first one per event is picked;
  * - later dates are walked from the start index in order, each kept when no earlier date of its
- *   event matches (one index probe), until the page and one more node are found.
+ *   event satisfies the date-level conditions (one index probe: the event-level ones are the
+ *   same), until the page and one more node are found.
  */
 export async function findNodePage(
   db: Kysely<Database>,
@@ -273,7 +308,7 @@ export async function findNodePage(
 ): Promise<NodePage> {
   const running = db
     .selectFrom(
-      matchingOccurrences(db, q, search, { runningAtFrom: true, strategy })
+      matchingOccurrences(db, q, search, { runningAtFrom: true, strategy, eventConditions: 'probes' })
         .where(sql<SqlBool>`tstzrange(o.start_at, o.ends_at, '()') @> ${q.from}::timestamptz`)
         .as('n'),
     )
@@ -289,7 +324,8 @@ export async function findNodePage(
     .select(['n.occurrence_id', 'n.event_id', 'n.start_at', 'n.local_day'])
     .where(({ not, exists }) =>
       not(exists(
-        matchingOccurrences(db, q, search, { strategy: 'probe' })
+        // The same event: its event-level conditions already hold.
+        matchingOccurrences(db, q, search, { eventConditions: 'known' })
           .clearSelect()
           .select(sql`1`.as('one'))
           .where('o.event_id', '=', sql.ref<string>('n.event_id'))

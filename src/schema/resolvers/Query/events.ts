@@ -1,7 +1,7 @@
 import type { QueryResolvers } from '../../../../generated/resolvers-types.js';
 import { buildEventQuery, DEFAULT_PAGE_SIZE, eventQueryKey, MAX_PAGE_SIZE, type EventQuery } from '../../../domain/event-query.js';
 import { chooseSearchMode, findNodePage, findNodeSummary, type FacetKind, type NodePage } from '../../../db/repositories/event-nodes.js';
-import { selectedFieldNames } from '../../selected-fields.js';
+import { selectedFieldNames, selectionSetsOf } from '../../selected-fields.js';
 import { invalidArguments } from '../../errors.js';
 import { loadNodes } from '../../event-nodes.js';
 import type { GraphQLContext } from '../../context.js';
@@ -22,13 +22,16 @@ export const events: QueryResolvers['events'] = async (_parent, args, ctx, info)
     throw invalidArguments(invalidArgs, pageSize > MAX_PAGE_SIZE ? `pageSize may be at most ${MAX_PAGE_SIZE}` : undefined);
   }
   const query = built.query;
-  const selected = selectedFieldNames(info.fieldNodes.map((f) => f.selectionSet), info.fragments);
+  const connectionSelections = info.fieldNodes.map((f) => f.selectionSet);
+  const selected = selectedFieldNames(connectionSelections, info.fragments);
   const facets = FACETS.filter((f) => selected.has(f));
   const wantsSummary = [...selected].some((name) => SUMMARY_FIELDS.has(name));
+  const nodeFields = selectedFieldNames(selectionSetsOf('data', connectionSelections, info.fragments), info.fragments);
 
   const { summary, nodePage } = await summaryAndPage(ctx, query, page, pageSize, facets, wantsSummary);
+  ctx.loaders.useDataVersion(nodePage.version);
   return {
-    nodes: await loadNodes(ctx, nodePage.nodes, query.groupByDay),
+    nodes: await loadNodes(ctx, nodePage.nodes, query.groupByDay, { repetitions: nodeFields.has('repetitions') }),
     hasMore: nodePage.hasMore,
     totalCount: summary?.totalCount ?? null,
     page,
