@@ -5,7 +5,6 @@ import { createLoaders } from '../schema/loaders.js';
 import { ResultSummaryCache } from '../schema/result-summaries.js';
 import { CatalogueCache } from '../schema/catalogue-cache.js';
 import type { Logger } from '../logger.js';
-import { RESPONSE_TTL_MS } from './use-shared-response-cache.js';
 
 export interface CalendarContextOptions {
   db: Kysely<Database>;
@@ -20,8 +19,7 @@ export interface CalendarContextOptions {
 export function useCalendarContext(options: CalendarContextOptions): Plugin {
   const clock = options.clock ?? (() => new Date());
   const eventLinkBase = options.eventLinkBase.replace(/\/+$/, '');
-  // Summaries may be as old as a cached `events` answer may be.
-  const resultSummaries = new ResultSummaryCache({ ttlMs: RESPONSE_TTL_MS['Query.events'] ?? 30_000, logger: options.logger });
+  const resultSummaries = new ResultSummaryCache({ logger: options.logger });
   const catalogues = new CatalogueCache(options.db);
   return {
     onContextBuilding({ extendContext }) {

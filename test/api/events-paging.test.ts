@@ -26,6 +26,8 @@ function pagingCalendar(): CalendarFileInput {
     { id: 'X-STARTED', slug: 'x-started', title_nb: 'Formiddagsjazz', categories: ['JAZZ'], organizers: ['ORG-CLUB'], dates: [{ start: at(-1) }] },
     // Ended: never listed.
     { id: 'X-ENDED', slug: 'x-ended', title_nb: 'Jazz i går', dates: [{ start: at(-30), end: at(-26) }] },
+    // Published an hour after now: listed from then on.
+    { id: 'X-SOON', slug: 'x-soon', title_nb: 'Jazz snart', publishingDate: at(1), dates: [{ start: at(30) }] },
   ];
   for (let i = 0; i < JAZZ_EVENTS; i++) {
     // Two dates on one Oslo day for every fifth event; equal starts for neighbours (ties by id).
@@ -165,12 +167,26 @@ describe(`events (${databaseLabel}): totals and facets kept per filter`, () => {
     expect(await total({ tag: 'kept' })).toBe(before + 1);
   });
 
-  it('is computed again once the events answer TTL (30 s) has passed', async () => {
-    clock = NOW;
-    const before = await total();
+  it('counts exactly at every moment: a date drops out at its end, an event joins at its publishing', async () => {
+    const totalAt = async (ms: number) => {
+      clock = new Date(NOW.getTime() + ms);
+      return total();
+    };
+    const hour = 3_600_000;
+    const before = await totalAt(0);
+    // X-SOON is published at NOW + 1 h. Seconds apart, so a summary kept for a fixed time would show.
+    expect(await totalAt(hour - 10_000)).toBe(before);
+    expect(await totalAt(hour - 1)).toBe(before);
+    expect(await totalAt(hour)).toBe(before + 1);
     // X-STARTED (no end time, started an hour before NOW) stops being ongoing two hours after NOW.
-    clock = new Date(NOW.getTime() + 2 * 3_600_000 + 1000);
-    expect(await total()).toBeLessThan(before);
+    expect(await totalAt(2 * hour - 10_000)).toBe(before + 1);
+    expect(await totalAt(2 * hour - 1)).toBe(before + 1);
+    expect(await totalAt(2 * hour)).toBe(before);
+    // An explicit fromDate keeps X-STARTED, whatever the time.
+    clock = new Date(NOW.getTime() + 2 * hour - 1);
+    const fixed = await total({ fromDate: NOW.toISOString() });
+    clock = new Date(NOW.getTime() + 2 * hour);
+    expect(await total({ fromDate: NOW.toISOString() })).toBe(fixed);
     clock = NOW;
   });
 

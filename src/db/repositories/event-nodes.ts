@@ -1,6 +1,6 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../database.js';
-import type { EventQuery } from '../../domain/event-query.js';
+import { fromIsNow, type EventQuery } from '../../domain/event-query.js';
 import { typoTolerance } from '../../domain/search-term.js';
 
 /** One node of a result before loading: the event and the date promoted for it. */
@@ -213,10 +213,16 @@ export interface NodeSummary {
   facets: Partial<Record<FacetKind, FacetCount[]>>;
   /** How a page of a search checks its words (see chooseSearchStrategy); `set` without a search. */
   searchStrategy: SearchStrategy;
+  /**
+   * The first instant (ms) after `q.now` at which the result may differ: an event gets published,
+   * or, when `from` is "now", a date of the calendar ends. Infinity when neither is ahead.
+   */
+  validUntil: number;
 }
 
 interface NodeSummaryRow {
   version: number | string;
+  valid_until: Date | string | null;
   total: number | string;
   events?: number | string;
   venues?: FacetCount[] | null;
@@ -243,9 +249,13 @@ export async function findNodeSummary(
       join event_categories ec on ec.event_id = nodes.event_id
       join categories c on c.id = ec.category_id group by ec.category_id`,
   };
+  // Any date's end or publishing date, not only the result's: one index probe each, and never late.
+  const nextEnd = fromIsNow(q) ? sql`(select min(oe.ends_at) from occurrences oe where oe.ends_at > ${q.from})` : sql`null`;
+  const nextPublishing = sql`(select min(ep.publishing_date) from events ep where ep.publishing_date > ${q.now})`;
   const row = (await allNodesQuery(db, q, search, facets.includes('venues'))
     .selectNoFrom([
       currentVersion.as('version'),
+      sql`least(${nextEnd}, ${nextPublishing})`.as('valid_until'),
       sql`(select count(*)::int from nodes)`.as('total'),
       ...(q.searchWords.length > 0 ? [sql`(select count(*)::int from events)`.as('events')] : []),
       ...facets.map((kind) =>
@@ -259,6 +269,7 @@ export async function findNodeSummary(
     totalCount,
     facets: Object.fromEntries(facets.map((kind) => [kind, (row[kind] ?? []).map((f) => ({ id: f.id, hits: Number(f.hits) }))])),
     searchStrategy: q.searchWords.length > 0 ? chooseSearchStrategy(totalCount, Number(row.events ?? 0)) : 'set',
+    validUntil: row.valid_until == null ? Number.POSITIVE_INFINITY : new Date(row.valid_until).getTime(),
   };
 }
 

@@ -1,11 +1,11 @@
 import type { QueryResolvers } from '../../../../generated/resolvers-types.js';
-import { buildEventQuery, DEFAULT_PAGE_SIZE, eventQueryKey, MAX_PAGE_SIZE, type EventQuery } from '../../../domain/event-query.js';
+import { buildEventQuery, DEFAULT_PAGE_SIZE, eventQueryAt, eventQueryKey, MAX_PAGE_SIZE, type EventQuery } from '../../../domain/event-query.js';
 import { chooseSearchMode, findNodePage, findNodeSummary, type FacetKind, type NodePage } from '../../../db/repositories/event-nodes.js';
 import { selectedFieldNames, selectionSetsOf } from '../../selected-fields.js';
 import { invalidArguments } from '../../errors.js';
 import { loadNodes } from '../../event-nodes.js';
 import type { GraphQLContext } from '../../context.js';
-import type { ResultSummary } from '../../result-summaries.js';
+import type { ComputeSummary, ResultSummary } from '../../result-summaries.js';
 
 const FACETS: readonly FacetKind[] = ['venues', 'organizers', 'categories'];
 /** Connection fields read from the whole result rather than from the page. */
@@ -42,7 +42,7 @@ export const events: QueryResolvers['events'] = async (_parent, args, ctx, info)
 
 /**
  * The page, read live, and the whole result's summary, reused per filter (see ResultSummaryCache)
- * when it is recent and of the same data version as the page. Without a summary field selected,
+ * while it holds and is of the same data version as the page. Without a summary field selected,
  * only a search needs anything beyond the page: its phase (literal or approximate).
  */
 async function summaryAndPage(
@@ -54,14 +54,17 @@ async function summaryAndPage(
   wantsSummary: boolean,
 ): Promise<{ summary: ResultSummary | null; nodePage: NodePage }> {
   const key = eventQueryKey(query);
-  const compute = async (): Promise<ResultSummary> => {
-    const search = await chooseSearchMode(ctx.db, query);
+  // As of any instant: now, or the next change of the result, computed ahead of it.
+  const computeAt: ComputeSummary = async (instant) => {
+    const asked = eventQueryAt(query, new Date(instant));
+    const search = await chooseSearchMode(ctx.db, asked);
     const counted = [...new Set([...facets, ...ctx.resultSummaries.keptFacets(key)])];
-    const summary = await findNodeSummary(ctx.db, query, search, counted);
-    return { ...summary, search, computedAt: query.now.getTime() };
+    const summary = await findNodeSummary(ctx.db, asked, search, counted);
+    return { ...summary, search, validFrom: instant };
   };
+  const now = ctx.now.getTime();
 
-  let summary = ctx.resultSummaries.reusable(key, ctx.now, wantsSummary ? facets : [], compute) ?? null;
+  let summary = ctx.resultSummaries.reusable(key, ctx.now, wantsSummary ? facets : [], computeAt) ?? null;
   if (!summary && !wantsSummary) {
     const search = await chooseSearchMode(ctx.db, query);
     return { summary: null, nodePage: await findNodePage(ctx.db, query, page, pageSize, search) };
@@ -70,8 +73,8 @@ async function summaryAndPage(
   // Missing, or computed on data an import has since replaced: compute it (once more if an import
   // lands in between, or a computation already running counted other facets).
   for (let attempt = 0; attempt < 2 && (!summary || !nodePage || nodePage.version !== summary.version); attempt++) {
-    summary = await ctx.resultSummaries.compute(key, compute);
-    if (!facets.every((kind) => summary?.facets[kind])) summary = await ctx.resultSummaries.compute(key, compute);
+    summary = await ctx.resultSummaries.compute(key, now, computeAt);
+    if (!facets.every((kind) => summary?.facets[kind])) summary = await ctx.resultSummaries.compute(key, now, computeAt);
     nodePage = await findNodePage(ctx.db, query, page, pageSize, summary.search, summary.searchStrategy);
   }
   return { summary, nodePage: nodePage! };
