@@ -3,6 +3,7 @@ import * as calendarCore from './2026-11-21-0001-calendar-core.js';
 import * as unpublishedEventsIndex from './2026-11-21-0002-unpublished-events-index.js';
 import * as searchWords from './2026-11-21-0003-search-words.js';
 import * as nodeWalk from './2026-11-21-0004-node-walk.js';
+import * as eventOrderIndex from './2026-11-21-0005-event-order-index.js';
 
 /** Every migration, by its timestamped name. Listed statically so bundlers and tsx need no file scanning. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21-0002-unpublished-events-index': unpublishedEventsIndex,
   '2026-11-21-0003-search-words': searchWords,
   '2026-11-21-0004-node-walk': nodeWalk,
+  '2026-11-21-0005-event-order-index': eventOrderIndex,
 };
