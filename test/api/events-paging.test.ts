@@ -26,6 +26,8 @@ function pagingCalendar(): CalendarFileInput {
     { id: 'X-STARTED', slug: 'x-started', title_nb: 'Formiddagsjazz', categories: ['JAZZ'], organizers: ['ORG-CLUB'], dates: [{ start: at(-1) }] },
     // Ended: never listed.
     { id: 'X-ENDED', slug: 'x-ended', title_nb: 'Jazz i går', dates: [{ start: at(-30), end: at(-26) }] },
+    // A search for the second venue's name matches the later date only.
+    { id: 'X-TOUR', slug: 'x-tour', title_nb: 'Turné', dates: [{ start: at(4), venue: 'V-BLUE' }, { start: at(8), venue: 'V-CLUB' }] },
     // Published an hour after now: listed from then on.
     { id: 'X-SOON', slug: 'x-soon', title_nb: 'Jazz snart', publishingDate: at(1), dates: [{ start: at(30) }] },
   ];
@@ -51,6 +53,10 @@ function pagingCalendar(): CalendarFileInput {
     categories: [
       { id: 'JAZZ', name_nb: 'Jazz', name_en: 'Jazz', slug_nb: 'jazz', slug_en: 'jazz' },
       { id: 'ART', name_nb: 'Kunst', name_en: 'Art', slug_nb: 'kunst', slug_en: 'art' },
+    ],
+    venues: [
+      { id: 'V-BLUE', slug: 'blasalen', name: 'Blåsalen' },
+      { id: 'V-CLUB', slug: 'klubbscenen', name: 'Klubbscenen' },
     ],
     organizers: [
       { id: 'ORG-CLUB', slug: 'jazzklubben', name: 'Jazzklubben' },
@@ -99,6 +105,7 @@ describe(`events (${databaseLabel}): pages walk the same nodes as the whole resu
     ['a search matching most events', { searchTerm: 'jazz' }],
     ['a search matching most events, by day', { searchTerm: 'jazz', groupRepetitionsByDay: true }],
     ['a search matching few events', { searchTerm: 'quiz' }],
+    ['a search matching a later date\'s venue', { searchTerm: 'klubbscenen' }],
     ['an hours window', { hoursRange: '12:00-18:00' }],
     ['untilDate', { untilDate: at(100) }],
     ['a category', { categories: ['ART'] }],
@@ -144,6 +151,11 @@ describe(`events (${databaseLabel}): pages walk the same nodes as the whole resu
     expect(await ids({ organizers: ['jazzklubben'] })).toEqual(['X-PASS', 'X-STARTED', 'J-119']);
     expect(await ids({ onlyFeatured: true })).toEqual(['X-EXHIBIT-A', 'J-120', 'J-113']);
     expect(await ids({ tag: 'festival' })).toEqual(['X-PASS', 'J-120', 'J-118']);
+  });
+
+  it('promotes the date whose venue a search word matches', async () => {
+    const found = await page({ searchTerm: 'klubbscenen' }, 0, 10);
+    expect(found.data.map((n) => [n.id, instant(n.startDate)])).toEqual([['X-TOUR', Date.parse(at(8))]]);
   });
 
   it('covers both ways of checking a search word (the dense search above is probed per date)', () => {

@@ -18,7 +18,8 @@ export type SearchMode = 'literal' | 'approximate';
  * - `sets`: uncorrelated `event_id in (...)` sets, which PostgreSQL may hash or probe as it sees fit;
  * - `probes`: per date, by key (correlated subplans PostgreSQL cannot turn into hashed sets), for
  *   the few dates running at `from`, where hashing a whole category costs more than the dates;
- * - `known`: not checked, for an earlier date of an event already known to satisfy them.
+ * - `known`: not checked, for an earlier date of an event already known to satisfy them; search
+ *   words still are (probed), as they also match the date's venue.
  */
 export type EventConditions = 'sets' | 'probes' | 'known';
 
@@ -78,7 +79,9 @@ function matchingOccurrences(
       if (q.postalCodes) {
         conditions.push(eb('o.venue_id', 'in', eb.selectFrom('venues').select('venues.id').where('venues.postal_code', 'in', q.postalCodes)));
       }
-      if (eventConditions === 'known') return eb.and(conditions);
+      // A search word may match through the date's own venue, so it is checked on every date.
+      const searchWords = q.searchWords.map((word) => searchCondition(word, search, eventConditions === 'known' ? 'probe' : strategy));
+      if (eventConditions === 'known') return eb.and([...conditions, ...searchWords]);
       if (q.categories) {
         conditions.push(
           probes
@@ -119,7 +122,7 @@ function matchingOccurrences(
             : eb('o.event_id', 'in', events.select('ev.id')),
         );
       }
-      for (const word of q.searchWords) conditions.push(searchCondition(word, search, strategy));
+      conditions.push(...searchWords);
       return eb.and(conditions);
     });
 }
@@ -306,8 +309,8 @@ interface NodePageRow {
  * - running dates are few and found by the span index, their events checked by key; an earlier
  *   matching date of the same event would be running too, so the first one per event is picked;
  * - later dates are walked from the start index in order, each kept when no earlier date of its
- *   event satisfies the date-level conditions (one index probe: the event-level ones are the
- *   same), until the page and one more node are found.
+ *   event satisfies the date-level conditions and search words (one index probe: the other
+ *   event-level conditions are the same), until the page and one more node are found.
  */
 export async function findNodePage(
   db: Kysely<Database>,
@@ -335,7 +338,7 @@ export async function findNodePage(
     .select(['n.occurrence_id', 'n.event_id', 'n.start_at', 'n.local_day'])
     .where(({ not, exists }) =>
       not(exists(
-        // The same event: its event-level conditions already hold.
+        // The same event: its event-level conditions already hold (search words aside).
         matchingOccurrences(db, q, search, { eventConditions: 'known' })
           .clearSelect()
           .select(sql`1`.as('one'))
