@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { Database } from '../db/database.js';
 import { hashApiKey } from '../domain/api-key-hash.js';
-import { osloWallClock, type OsloWallClock } from '../domain/oslo-time.js';
+import { osloWallClock } from '../domain/oslo-time.js';
 import {
   calendarFileSections,
   forgetImportTimestamps,
@@ -521,31 +521,6 @@ function optionalTimestamp(value: string | null): Date | null {
   return value === null ? null : timestamp(value);
 }
 
-const HOUR_MS = 60 * 60 * 1000;
-const MINUTE_MS = 60 * 1000;
-
-/**
- * osloWallClock, read once per hour: Oslo's offset only changes on whole hours, so the minutes
- * within an hour carry over unchanged. Hundreds of thousands of dates cost a few thousand reads.
- */
-function hourlyWallClock(): (instant: Date) => OsloWallClock {
-  const hours = new Map<number, OsloWallClock>();
-  return (instant) => {
-    const ms = instant.getTime();
-    const hourStart = Math.floor(ms / HOUR_MS) * HOUR_MS;
-    let base = hours.get(hourStart);
-    if (!base) {
-      base = osloWallClock(new Date(hourStart));
-      hours.set(hourStart, base);
-    }
-    // A zone offset that is not whole hours (historic local mean time) gets the exact reading.
-    if (base.minuteOfDay % 60 !== 0) return osloWallClock(instant);
-    const minute = Math.floor((ms - hourStart) / MINUTE_MS);
-    const minuteOfDay = base.minuteOfDay + minute;
-    return { date: base.date, time: `${base.time.slice(0, 3)}${String(minute).padStart(2, '0')}`, minuteOfDay };
-  };
-}
-
 const HTML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
 
 /** Description text without markup: tags become spaces so words either side stay apart. */
@@ -592,7 +567,7 @@ interface EventRows {
 
 const iso = (instant: Date): string => instant.toISOString();
 
-function eventRows(event: CalendarEvent, wallClock: (instant: Date) => OsloWallClock): EventRows {
+function eventRows(event: CalendarEvent): EventRows {
   const optionalIso = (value: string | null | undefined): string | null => (value == null ? null : iso(timestamp(value)));
   const publishingDate = optionalIso(event.publishingDate);
   let lastEndsAt = 0;
@@ -602,7 +577,7 @@ function eventRows(event: CalendarEvent, wallClock: (instant: Date) => OsloWallC
     const hasEnd = end !== null && end.getTime() > start.getTime();
     const endsAt = hasEnd ? end : new Date(start.getTime() + NO_END_ONGOING_MS);
     lastEndsAt = Math.max(lastEndsAt, endsAt.getTime());
-    const clock = wallClock(start);
+    const clock = osloWallClock(start);
     return {
       event_id: event.id,
       position,
@@ -708,8 +683,8 @@ interface PreparedBatch {
 }
 
 /** Every statement that writes one batch of events, their links and their dates. */
-function prepareEventBatch(batch: CalendarEvent[], state: DatabaseState, wallClock: (instant: Date) => OsloWallClock): PreparedBatch {
-  const rows = batch.map((e) => eventRows(e, wallClock));
+function prepareEventBatch(batch: CalendarEvent[], state: DatabaseState): PreparedBatch {
+  const rows = batch.map((e) => eventRows(e));
   const statements: RawBuilder<unknown>[] = [];
   // New events are plainly inserted: ON CONFLICT makes PostgreSQL check each row twice, a third of
   // the cost of a large first load. Stored ones are upserted, keeping the timestamps the file leaves
@@ -911,7 +886,6 @@ async function writeFile(
 
   await parkSlugs(trx, 'events', slugsMovingAway(events, state.events));
   const restoreIndexes = !state.hasEvents && events.length >= BULK_LOAD_EVENTS ? await deferConstraintsAndIndexes(trx) : null;
-  const wallClock = hourlyWallClock();
   const run = async (prepared: PreparedBatch): Promise<void> => {
     for (const statement of prepared.statements) await statement.execute(trx);
     summary.events += prepared.events;
@@ -922,7 +896,7 @@ async function writeFile(
   // so there it simply alternates). Preparing never yields, so a failed batch is awaited at once.
   let running: Promise<void> | null = null;
   for (const batch of chunks(events, EVENT_BATCH)) {
-    const prepared = prepareEventBatch(batch, state, wallClock);
+    const prepared = prepareEventBatch(batch, state);
     if (running) await running;
     running = run(prepared);
   }

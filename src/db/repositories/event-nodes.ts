@@ -14,12 +14,13 @@ export interface NodeRef {
 export type SearchMode = 'literal' | 'approximate';
 
 /**
- * How the event-level conditions (categories, organizers, event flags, search words) are checked:
+ * How the event-level conditions (categories, organizers, event flags) are checked:
  * - `sets`: uncorrelated `event_id in (...)` sets, which PostgreSQL may hash or probe as it sees fit;
  * - `probes`: per date, by key (correlated subplans PostgreSQL cannot turn into hashed sets), for
  *   the few dates running at `from`, where hashing a whole category costs more than the dates;
- * - `known`: not checked, for an earlier date of an event already known to satisfy them; search
- *   words still are (probed), as they also match the date's venue.
+ * - `known`: not checked, for an earlier date of an event already known to satisfy them.
+ * Search words follow their own SearchStrategy; with `known` they are probed, as they also match
+ * the date's venue.
  */
 export type EventConditions = 'sets' | 'probes' | 'known';
 
@@ -40,11 +41,12 @@ function matchingOccurrences(
   // Event-level conditions are on `o.event_id` rather than a join: the events table is wide
   // (descriptions), and the default query then never reads it.
   const probes = eventConditions === 'probes';
-  // `offset 0` keeps PostgreSQL from turning the correlated `exists` into a (hashed) semi-join.
-  const eventHas = (links: 'event_categories' | 'event_organizers', column: 'category_id' | 'organizer_id', ids: Expression<unknown> | readonly string[]) =>
-    sql<SqlBool>`exists (select 1 from ${sql.table(links)} l where l.event_id = o.event_id and l.${sql.ref(column)} in (${
-      Array.isArray(ids) ? sql.join(ids) : (ids as Expression<unknown>)
-    }) offset 0)`;
+  /** The date's event is linked to one of `ids` (a list or a subquery). */
+  const linkedTo = (links: 'event_categories' | 'event_organizers', column: 'category_id' | 'organizer_id', ids: Expression<unknown>) =>
+    probes
+      ? // `offset 0` keeps PostgreSQL from turning the correlated `exists` into a (hashed) semi-join.
+        sql<SqlBool>`exists (select 1 from ${sql.table(links)} l where l.event_id = o.event_id and l.${sql.ref(column)} in (${ids}) offset 0)`
+      : sql<SqlBool>`o.event_id in (select l.event_id from ${sql.table(links)} l where l.${sql.ref(column)} in (${ids}))`;
   return db
     .selectFrom('occurrences as o')
     .select(['o.id as occurrence_id', 'o.event_id', 'o.start_at', 'o.local_day', 'o.venue_id'])
@@ -82,39 +84,20 @@ function matchingOccurrences(
       // A search word may match through the date's own venue, so it is checked on every date.
       const searchWords = q.searchWords.map((word) => searchCondition(word, search, eventConditions === 'known' ? 'probe' : strategy));
       if (eventConditions === 'known') return eb.and([...conditions, ...searchWords]);
-      if (q.categories) {
-        conditions.push(
-          probes
-            ? eventHas('event_categories', 'category_id', q.categories)
-            : eb('o.event_id', 'in', eb.selectFrom('event_categories as ec').select('ec.event_id').where('ec.category_id', 'in', q.categories)),
-        );
-      }
-      if (q.notCategories.length > 0) {
-        conditions.push(
-          eb.not(
-            probes
-              ? eventHas('event_categories', 'category_id', q.notCategories)
-              : eb('o.event_id', 'in', eb.selectFrom('event_categories as ec').select('ec.event_id').where('ec.category_id', 'in', q.notCategories)),
-          ),
-        );
-      }
+      if (q.categories) conditions.push(linkedTo('event_categories', 'category_id', sql.join(q.categories)));
+      if (q.notCategories.length > 0) conditions.push(eb.not(linkedTo('event_categories', 'category_id', sql.join(q.notCategories))));
       for (const slugs of q.organizerSlugSets) {
-        conditions.push(
-          probes
-            ? eventHas('event_organizers', 'organizer_id', eb.selectFrom('organizers as org').select('org.id').where('org.slug', 'in', slugs))
-            : eb('o.event_id', 'in', eb.selectFrom('event_organizers as eo').innerJoin('organizers as org', 'org.id', 'eo.organizer_id')
-              .select('eo.event_id').where('org.slug', 'in', slugs)),
-        );
+        conditions.push(linkedTo('event_organizers', 'organizer_id', eb.selectFrom('organizers as org').select('org.id').where('org.slug', 'in', slugs)));
       }
       if (q.tag != null || q.mode || q.superEvent != null || q.onlyFeatured || q.onlyFeaturedSpecialEvent) {
         const events = eb.selectFrom('events as ev').where((ev) => {
-          const eventConditions: Expression<SqlBool>[] = [];
-          if (q.tag != null) eventConditions.push(sql<SqlBool>`ev.tags @> array[${q.tag}]::text[]`);
-          if (q.mode) eventConditions.push(ev('ev.mode', '=', q.mode));
-          if (q.superEvent != null) eventConditions.push(ev('ev.super_event_id', '=', q.superEvent));
-          if (q.onlyFeatured) eventConditions.push(ev('ev.featured', '=', true));
-          if (q.onlyFeaturedSpecialEvent) eventConditions.push(ev('ev.featured_special_event', '=', true));
-          return ev.and(eventConditions);
+          const flags: Expression<SqlBool>[] = [];
+          if (q.tag != null) flags.push(sql<SqlBool>`ev.tags @> array[${q.tag}]::text[]`);
+          if (q.mode) flags.push(ev('ev.mode', '=', q.mode));
+          if (q.superEvent != null) flags.push(ev('ev.super_event_id', '=', q.superEvent));
+          if (q.onlyFeatured) flags.push(ev('ev.featured', '=', true));
+          if (q.onlyFeaturedSpecialEvent) flags.push(ev('ev.featured_special_event', '=', true));
+          return ev.and(flags);
         });
         conditions.push(
           probes
