@@ -60,6 +60,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return { db, driver: 'pglite', schema, close: () => db.destroy() };
 }
 
+/**
+ * SQLSTATEs of a schema or table that vanished. Kysely's migrator first reads the tables of every
+ * schema, resolving each by name, so a schema dropped meanwhile (parallel test files, deployments
+ * sharing a server) fails that read; nothing has been migrated yet, and reading again succeeds.
+ */
+const VANISHED_DURING_CATALOGUE_READ = new Set(['3F000', '42P01']);
+const CATALOGUE_READS = 3;
+
+/** Runs `migrate` again (up to three runs in all) while it fails that way before migrating anything. */
+export async function retryVanishedCatalogueReads(migrate: () => Promise<MigrationResultSet>): Promise<MigrationResultSet> {
+  for (let run = 1; ; run++) {
+    const result = await migrate();
+    // `results` is undefined when the failure came before any migration ran.
+    const code = (result.error as { code?: unknown } | undefined)?.code;
+    const vanished = result.results === undefined && typeof code === 'string' && VANISHED_DURING_CATALOGUE_READ.has(code);
+    if (!vanished || run >= CATALOGUE_READS) return result;
+  }
+}
+
 /** Brings the schema up to date; throws with the failing migration's name. */
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {
   // Pin the bookkeeping tables to our schema: without it Kysely finds another schema's copies on the
@@ -70,7 +89,7 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationRe
     provider: { getMigrations: async () => migrations },
     migrationTableSchema: rows[0]?.schema ?? 'public',
   });
-  const result = await migrator.migrateToLatest();
+  const result = await retryVanishedCatalogueReads(() => migrator.migrateToLatest());
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error');
     const cause = result.error instanceof Error ? result.error.message : String(result.error);
