@@ -1,16 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { createRedisCache, type RedisCacheParameter } from '@envelop/response-cache-redis';
-import { Redis } from 'ioredis';
-import { sql } from 'kysely';
 import { clockFrom, type Config } from './config.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/open-database.js';
+import { LATEST_MIGRATION } from './db/migrations/index.js';
+import type { Readiness } from './http/health.js';
+import { StartupError } from './startup-error.js';
 import { createLogger, type Logger } from './logger.js';
 import { buildExecutableSchema, loadSchemaSource } from './schema/executable-schema.js';
 import { createEnveloped } from './plugins/index.js';
 import { UsageRecorder } from './plugins/use-usage-counts.js';
-import { createHttpServer } from './http/server.js';
+import { createHttpServer, shutdownHttpServer } from './http/server.js';
+import { connectRedis } from './redis/redis-circuit.js';
+import { createCircuitRedisCache } from './redis/redis-response-cache.js';
 import { loadPersistedDocuments, PersistedQueryStore } from './http/persisted-queries.js';
 
 export interface RunningService {
@@ -46,7 +48,16 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const clock = options.clock ?? clockFrom(config);
   const database =
     options.database ??
-    (await openDatabase({ url: config.DATABASE_URL, dataDir: config.CALENDAR_DATA_DIR, schema: config.DATABASE_SCHEMA }));
+    (await openDatabase({
+      url: config.DATABASE_URL,
+      dataDir: config.CALENDAR_DATA_DIR,
+      schema: config.DATABASE_SCHEMA,
+      poolSize: config.DATABASE_POOL_SIZE,
+      acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
+      statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+      waitMs: config.DATABASE_WAIT_SECONDS * 1000,
+      logger,
+    }));
   await migrateToLatest(database.db);
   if (options.seedWhenEmpty ?? true) {
     // Loaded only when asked for: the demo generator is large and tests never seed.
@@ -61,35 +72,51 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const schemaHash = createHash('sha256').update(schemaSource).digest('hex').slice(0, 12);
   const namespace = options.cacheNamespace ?? `calendar:${database.schema}:${schemaHash}`;
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, logger) : undefined;
-  const usage = new UsageRecorder({ db: database.db, logger, clock, flushIntervalMs: options.usageFlushIntervalMs });
+  const usage = new UsageRecorder({
+    db: database.db,
+    databaseHealth: database.health,
+    logger,
+    clock,
+    flushIntervalMs: options.usageFlushIntervalMs,
+  });
 
   const getEnveloped = createEnveloped({
     schema,
     db: database.db,
+    databaseHealth: database.health,
     logger,
     clock,
     eventLinkBase: config.PUBLIC_SITE_URL,
-    // @envelop/response-cache-redis is typed against ioredis 5; ioredis 6 has the same commands.
-    responseCache: { namespace, store: redis ? createRedisCache({ redis: redis as unknown as RedisCacheParameter['redis'] }) : undefined },
+    responseCache: { namespace, store: redis ? createCircuitRedisCache(redis) : undefined },
     usage,
     apiKeyCacheTtlMs: options.apiKeyCacheTtlMs,
     jit: options.jit,
   });
-  const persistedQueries = new PersistedQueryStore({ trusted: loadPersistedDocuments(), redis, namespace, logger });
+  const persistedQueries = new PersistedQueryStore({ trusted: loadPersistedDocuments(), redis, namespace });
   const server = createHttpServer({
     getEnveloped,
     persistedQueries,
     schemaSource,
     logger,
-    checkReady: async () => {
-      await sql`select 1`.execute(database.db);
-      return true;
-    },
+    checkReady: () => readiness(database),
+    maxInFlight: config.MAX_IN_FLIGHT_REQUESTS,
+    executionTimeoutMs: config.REQUEST_TIMEOUT_MS,
+    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    maxConnections: config.HTTP_MAX_CONNECTIONS,
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.PORT, config.HOST, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.PORT, config.HOST, () => resolve());
+    });
+  } catch (error) {
+    // Nothing else may keep the process alive: it exits with the one line below.
+    await usage.close();
+    if (redis) redis.redis.disconnect();
+    if (!options.database) await database.close();
+    throw new StartupError(`Cannot listen on ${config.HOST}:${config.PORT}: ${listenFailure(error)}`);
+  }
   const { port } = server.address() as AddressInfo;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const url = `http://${host}:${port}/graphQL`;
@@ -100,33 +127,30 @@ export async function startService(config: Config, options: StartOptions = {}): 
     logger,
     flushUsage: () => usage.flush(),
     close: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const timeout = setTimeout(() => server.closeAllConnections(), 5000).unref();
-      await closed;
-      clearTimeout(timeout);
+      await shutdownHttpServer(server, 5000);
       // The last counts are written before the database goes away.
       await usage.close();
-      if (redis) await redis.quit().catch(() => redis.disconnect());
+      if (redis) await redis.redis.quit().catch(() => redis.redis.disconnect());
       if (!options.database) await database.close();
     },
   };
 }
 
-/**
- * Redis for the response cache and persisted queries. A cache must never take the API down: short
- * timeouts, one retry, and a start without Redis (logged) when it does not answer.
- */
-async function connectRedis(url: string, logger: Logger): Promise<Redis> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, commandTimeout: 500, connectTimeout: 2000 });
-  let reported = false;
-  redis.on('error', (error: unknown) => {
-    if (!reported) logger.warn({ err: error }, 'Redis unavailable: answering without the shared cache until it is back');
-    reported = true;
-  });
-  redis.on('ready', () => {
-    reported = false;
-  });
-  await redis.connect().catch(() => undefined);
-  return redis;
+/** /ready: the database answers within a second, and its schema is not older than this code. */
+async function readiness(database: DatabaseHandle): Promise<Readiness> {
+  const probe = await database.probe();
+  if (!probe.reachable) return { ready: false, database: 'unreachable', schema: 'unknown', reason: 'the database does not answer' };
+  const latest = probe.latestMigration;
+  if (latest === undefined || latest < LATEST_MIGRATION) {
+    return { ready: false, database: 'reachable', schema: 'behind', reason: 'the database schema is older than this code needs: run `calendar migrate`' };
+  }
+  return { ready: true, database: 'reachable', schema: latest === LATEST_MIGRATION ? 'current' : 'newer' };
+}
+
+function listenFailure(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'EADDRINUSE') return 'the port is already in use (another process listens on it)';
+  if (code === 'EADDRNOTAVAIL') return 'this machine has no such address';
+  if (code === 'EACCES') return 'permission denied (ports below 1024 need privileges)';
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
+const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 /** Every setting, read from the environment once at start. Documented in README.md (Configuration). */
 const ConfigSchema = z.object({
@@ -10,6 +11,24 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave unset for the embedded database)')
     .optional(),
+  /** Connections in the request pool, per process. */
+  DATABASE_POOL_SIZE: integer(1, 1000).default(10),
+  /** Longest wait for a pool connection; past it the request gets 503 SERVICE_UNAVAILABLE. */
+  DATABASE_ACQUIRE_TIMEOUT_MS: integer(100, 60_000).default(2000),
+  /** PostgreSQL statement_timeout of API reads (0: none). Imports are not bound by it. */
+  DATABASE_STATEMENT_TIMEOUT_MS: integer(0, 3_600_000).default(5000),
+  /** How long start-up waits for a database that does not answer yet (0: try once). */
+  DATABASE_WAIT_SECONDS: integer(0, 86_400).default(60),
+  /** Longest a GraphQL request may run; past it the answer is 503 (a database that stopped answering). */
+  REQUEST_TIMEOUT_MS: integer(100, 600_000).default(6000),
+  /** GraphQL executions at once per process; more are answered 503 at once (load shedding). */
+  MAX_IN_FLIGHT_REQUESTS: integer(1, 100_000).default(200),
+  /** Longest time a client may take to send a whole request (headers: at most 10 s of it). */
+  HTTP_REQUEST_TIMEOUT_MS: integer(1000, 600_000).default(30_000),
+  /** How long an idle kept-alive connection stays open. Behind a load balancer: longer than its idle timeout. */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(1000, 600_000).default(5000),
+  /** Open client connections per process; more are refused. */
+  HTTP_MAX_CONNECTIONS: integer(1, 1_000_000).default(10_000),
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier').default('public'),
   CALENDAR_DATA_DIR: z.string().min(1).default('./.data'),
   PUBLIC_SITE_URL: z.url({ protocol: /^https?$/ }).default('https://kalender.example.no/arrangement'),

@@ -5,7 +5,11 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
+import type { Logger } from '../logger.js';
+import { StartupError } from '../startup-error.js';
+import { describeDatabaseError, isPermanentConnectionError } from './connection-errors.js';
 import type { Database } from './database.js';
+import { DatabaseHealth } from './database-health.js';
 import { migrations } from './migrations/index.js';
 
 export interface DatabaseOptions {
@@ -17,37 +21,125 @@ export interface DatabaseOptions {
   schema?: string | undefined;
   /** Pool size for PostgreSQL. @default 10 */
   poolSize?: number | undefined;
+  /** Longest wait for a pooled connection (or a new one) before a statement fails as unavailable. @default 2000 */
+  acquireTimeoutMs?: number | undefined;
+  /** PostgreSQL `statement_timeout` of the pool's sessions; 0 for none (imports lift it for their transaction). @default 0 */
+  statementTimeoutMs?: number | undefined;
+  /** How long to wait, with backoff, for a server that does not answer at open (0: try once). @default 0 */
+  waitMs?: number | undefined;
+  /** Receives one line per connection attempt while waiting, and the start and end of each outage. */
+  logger?: Logger | undefined;
+}
+
+/** What a readiness probe found. */
+export interface DatabaseProbe {
+  reachable: boolean;
+  /** Name of the newest migration applied to the schema; undefined when unreachable or never migrated. */
+  latestMigration?: string | undefined;
+  /** Why it is not reachable (one line). */
+  reason?: string | undefined;
 }
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
   driver: 'postgres' | 'pglite';
   schema: string;
+  /** Outage episodes seen by this handle's connections (and reported by its users). */
+  health: DatabaseHealth;
+  /**
+   * Asks the database, within about a second and outside the request pool (so it never queues
+   * behind requests waiting for a connection), whether it answers and which migration it is at.
+   * Concurrent calls share one probe.
+   */
+  probe(): Promise<DatabaseProbe>;
   close(): Promise<void>;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/** A readiness probe gives up after this long: an orchestrator must learn of an outage within a second. */
+const PROBE_TIMEOUT_MS = 900;
+
+/** Shown in pg_stat_activity, so an operator (or a fault test) can tell our sessions apart. */
+export const APPLICATION_NAME = 'event-calendar-api';
+
 /**
  * Opens the database on one of two drivers behind the same Kysely SQL path:
  * PostgreSQL through a `pg` pool when a URL is given, otherwise the embedded PGlite.
+ *
+ * PostgreSQL can fail at any time (restart, failover, a terminated backend): the pool's errors are
+ * handled (the broken connection is dropped and the episode logged once), every wait for a
+ * connection is bounded, and opening waits for a server that is not up yet (`waitMs`) but stops at
+ * once, with one clear line, on a wrong password, user, database or host.
  */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   const schema = options.schema ?? 'public';
   if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid database schema name: ${schema}`);
   const searchPath = schema === 'public' ? 'public' : `${schema},public`;
+  const health = new DatabaseHealth(options.logger);
 
   if (options.url) {
-    const pool = new pg.Pool({
-      connectionString: options.url,
-      max: options.poolSize ?? 10,
+    const sessionSettings = [
+      `-c search_path=${searchPath}`,
       // Sorts of a whole result stay in memory; JIT compilation costs more than it saves on queries of
       // a few hundred milliseconds at most, and its cost estimate triggers it on every large page.
-      options: `-c search_path=${searchPath} -c work_mem=32MB -c jit=off`,
+      '-c work_mem=32MB',
+      '-c jit=off',
+      ...(options.statementTimeoutMs ? [`-c statement_timeout=${options.statementTimeoutMs}`] : []),
+    ];
+    const connection: pg.PoolConfig = {
+      connectionString: options.url,
+      application_name: APPLICATION_NAME,
+      options: sessionSettings.join(' '),
+      // A peer that vanished without a reset (a failed-over host) is noticed by TCP keepalive.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    };
+    const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10, connectionTimeoutMillis: options.acquireTimeoutMs ?? 2000 });
+    // Without a listener an idle connection's error (the server restarting, a terminated backend)
+    // is an unhandled 'error' event that ends the process. pg-pool has already dropped the client.
+    pool.on('error', (error) => health.reportFailure(error));
+    pool.on('connect', (client) => {
+      health.reportSuccess();
+      // pg-pool listens for errors only while a client is idle: one checked out (between the
+      // statements of a request or a transaction) would otherwise emit an unhandled 'error'. Its
+      // statements fail on their own, and the pool drops it when it is released.
+      client.on('error', (error) => health.reportFailure(error));
     });
+    // The probe's own connection, so readiness never waits behind requests for a pool slot.
+    const probePool = new pg.Pool({ ...connection, max: 1, connectionTimeoutMillis: PROBE_TIMEOUT_MS, query_timeout: PROBE_TIMEOUT_MS, idleTimeoutMillis: 60_000 });
+    probePool.on('error', () => undefined);
+    probePool.on('connect', (client) => client.on('error', () => undefined));
+    const probeOnce = async (): Promise<DatabaseProbe & { permanent?: boolean }> => {
+      let client: pg.PoolClient | undefined;
+      try {
+        client = await probePool.connect();
+        const query = client;
+        const latestMigration = await latestAppliedMigration((text) => query.query(text));
+        client.release();
+        health.reportSuccess();
+        return { reachable: true, latestMigration };
+      } catch (error) {
+        // A timed-out query leaves the connection busy: drop it rather than reuse it.
+        client?.release(error instanceof Error ? error : true);
+        return { reachable: false, reason: describeDatabaseError(error), permanent: isPermanentConnectionError(error) };
+      }
+    };
+    await waitForServer(probeOnce, options);
+    const probe = sharedWhileRunning(probeOnce);
     if (schema !== 'public') await pool.query(`create schema if not exists ${schema}`);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, driver: 'postgres', schema, close: () => db.destroy() };
+    return {
+      db,
+      driver: 'postgres',
+      schema,
+      health,
+      probe,
+      close: async () => {
+        await probePool.end();
+        await db.destroy();
+      },
+    };
   }
 
   const pglite = await PGlite.create({
@@ -57,7 +149,76 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   if (schema !== 'public') await pglite.exec(`create schema if not exists ${schema}`);
   await pglite.exec(`set search_path to ${searchPath}`);
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
-  return { db, driver: 'pglite', schema, close: () => db.destroy() };
+  // The embedded database lives in this process: it is reachable unless it is busy for longer than
+  // a probe may wait (one statement at a time), which readiness reports as unreachable.
+  const probe = sharedWhileRunning(async (): Promise<DatabaseProbe> => {
+    const reading = latestAppliedMigration((text) => pglite.query<Record<string, unknown>>(text));
+    reading.catch(() => undefined);
+    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), PROBE_TIMEOUT_MS).unref());
+    try {
+      const latestMigration = await Promise.race([reading, timeout]);
+      if (latestMigration === 'timeout') return { reachable: false, reason: `the embedded database was busy for over ${PROBE_TIMEOUT_MS} ms` };
+      return { reachable: true, latestMigration };
+    } catch (error) {
+      return { reachable: false, reason: describeDatabaseError(error) };
+    }
+  });
+  return { db, driver: 'pglite', schema, health, probe, close: () => db.destroy() };
+}
+
+type RowQuery = (text: string) => Promise<{ rows: Record<string, unknown>[] }>;
+
+/** The newest migration recorded in the schema's bookkeeping table; undefined when it has none yet. */
+async function latestAppliedMigration(query: RowQuery): Promise<string | undefined> {
+  const { rows } = await query(`select to_regclass('kysely_migration') is not null as present`);
+  if (rows[0]?.['present'] !== true) return undefined;
+  const latest = await query('select max(name) as name from kysely_migration');
+  const name = latest.rows[0]?.['name'];
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** Runs `work` once for all callers that ask while it runs. */
+function sharedWhileRunning<T>(work: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  return () => {
+    running ??= work().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+}
+
+/**
+ * Waits for a server that does not answer yet (starting, restarting, not yet reachable), with
+ * backoff and one log line per attempt; gives up at once on failures waiting cannot mend.
+ */
+async function waitForServer(probe: () => Promise<DatabaseProbe & { permanent?: boolean }>, options: DatabaseOptions): Promise<void> {
+  const target = describeDatabaseUrl(options.url ?? '');
+  const deadline = Date.now() + (options.waitMs ?? 0);
+  for (let attempt = 1, delayMs = 250; ; attempt++, delayMs = Math.min(delayMs * 2, 5000)) {
+    const result = await probe();
+    if (result.reachable) return;
+    if (result.permanent) throw new StartupError(`Cannot use the database at ${target}: ${result.reason}`);
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) {
+      const waited = options.waitMs ? ` after waiting ${Math.round(options.waitMs / 1000)} s` : '';
+      throw new StartupError(`The database at ${target} is not reachable${waited}: ${result.reason}`);
+    }
+    const wait = Math.min(delayMs, remaining);
+    options.logger?.warn({ attempt, retryInMs: wait, reason: result.reason }, `database at ${target} not reachable yet; waiting`);
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
+/** The URL without its password, for messages. */
+export function describeDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the configured URL';
+  }
 }
 
 /**

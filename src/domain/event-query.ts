@@ -6,6 +6,16 @@ import { searchWords } from './search-term.js';
 /** Largest `pageSize` accepted: existing public clients send up to 1000 to fetch a whole programme. */
 export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 10;
+/**
+ * Longest `searchTerm` accepted, in characters. Approximate matching costs grow with a word's
+ * length (a 90 kB word took seconds of database time); no real search needs more.
+ */
+export const MAX_SEARCH_TERM_LENGTH = 200;
+/** Most entries in a list argument (`categories`, `venues`, `eventsSlugs`, ...): each becomes a SQL parameter. */
+export const MAX_LIST_ARGUMENT_LENGTH = 100;
+
+/** The list arguments of `Filter`, in the order their problems are reported. */
+const LIST_ARGUMENTS = ['categories', 'notCategories', 'venues', 'organizers', 'postalCodes'] as const;
 
 /**
  * A validated `events` filter. Each field is one condition; null means "not given".
@@ -73,6 +83,10 @@ export function buildEventQuery(filter: Filter | null | undefined, now: Date): E
   if (f.mode != null) {
     if (f.mode === 'online' || f.mode === 'offline') mode = f.mode;
     else invalidArgs.push('mode');
+  }
+  if (f.searchTerm != null && f.searchTerm.length > MAX_SEARCH_TERM_LENGTH) invalidArgs.push('searchTerm');
+  for (const name of LIST_ARGUMENTS) {
+    if ((f[name]?.length ?? 0) > MAX_LIST_ARGUMENT_LENGTH) invalidArgs.push(name);
   }
   if (invalidArgs.length > 0) return { ok: false, invalidArgs };
 

@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import type { GetEnveloped } from '../plugins/index.js';
 import { responseCacheFreshness } from '../plugins/use-shared-response-cache.js';
 import type { Freshness } from './caching-headers.js';
+import { serviceUnavailable } from '../schema/errors.js';
 import type { GraphQLParams } from './request-params.js';
 
 export type { HelixRequest };
@@ -18,20 +19,25 @@ export interface GraphQLOutcome {
 /**
  * Our one seam around graphql-helix: Envelop supplies parse/validate/context/execute, Helix runs
  * them. Helix reports parse and validation failures as HTTP errors; we turn them into GraphQL errors
- * with the codes the spec names (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED). Statuses are
- * decided later, from the codes, in one place (status.ts).
+ * with the codes the spec names (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED) and the status each
+ * carries (status.ts picks the response's status from them).
+ *
+ * `timeoutMs` bounds the whole execution: a database that stops answering (frozen, a dead peer
+ * without a reset) would otherwise hold the request until TCP gives up. The answer is then a 503;
+ * the abandoned execution finishes (or fails) in the background and is ignored.
  */
 export async function executeGraphQL(
   getEnveloped: GetEnveloped,
   request: HelixRequest,
   params: GraphQLParams,
   logger: Logger,
+  timeoutMs?: number,
 ): Promise<GraphQLOutcome> {
   // The plugins read the request (key, page URL) from here, and leave cache freshness keyed by it.
   const context: Record<string, unknown> = { request };
   const { parse, validate, contextFactory, execute, schema } = getEnveloped(context);
   let parseFailed = false;
-  const outcome = await processRequest({
+  const execution = processRequest({
     operationName: params.operationName,
     query: params.query,
     variables: params.variables,
@@ -50,8 +56,13 @@ export async function executeGraphQL(
     execute,
     contextFactory: () => contextFactory(),
   });
+  const outcome = timeoutMs === undefined ? await execution : await withDeadline(execution, timeoutMs);
+  if (outcome === DEADLINE_PASSED) {
+    const message = `The request did not finish within ${timeoutMs} ms: the calendar database is slow or unreachable. Retry shortly.`;
+    return { result: { errors: [serviceUnavailable(message)] } };
+  }
   if (outcome.type !== 'RESPONSE') {
-    return { result: { errors: [withCode(new GraphQLError('Subscriptions and incremental delivery are not supported.'), 'BAD_REQUEST')] } };
+    return { result: { errors: [withCode(new GraphQLError('Subscriptions and incremental delivery are not supported.'), 'BAD_REQUEST', 400)] } };
   }
   const payload = outcome.payload;
   if (outcome.status === 200) {
@@ -62,10 +73,12 @@ export async function executeGraphQL(
   if (outcome.status >= 500) {
     // Helix turns an unexpected throw (context building, a plugin) into a 500 carrying its message.
     logger.error({ errors: payload.errors?.map((e) => e.originalError ?? e) }, 'graphql request failed');
-    return { result: { errors: [withCode(new GraphQLError('Internal server error: the failure has been logged.'), 'INTERNAL_SERVER_ERROR')] } };
+    return { result: { errors: [withCode(new GraphQLError('Internal server error: the failure has been logged.'), 'INTERNAL_SERVER_ERROR', 500)] } };
   }
   const code = parseFailed ? 'GRAPHQL_PARSE_FAILED' : codeForHelixError(payload.errors ?? [], outcome.status);
-  const errors = (payload.errors ?? []).map((e) => withCode(e, (e.extensions?.['code'] as string | undefined) ?? code));
+  // Spec, errors table: a query that fails validation is a 400 (our limits are validation too).
+  const status = outcome.status === 405 ? 405 : 400;
+  const errors = (payload.errors ?? []).map((e) => withCode(e, (e.extensions?.['code'] as string | undefined) ?? code, status));
   return { result: { errors } };
 }
 
@@ -75,13 +88,26 @@ function codeForHelixError(errors: readonly GraphQLError[], status: number): str
   return errors.some((e) => e.nodes || e.locations) ? 'GRAPHQL_VALIDATION_FAILED' : 'BAD_REQUEST';
 }
 
-function withCode(error: GraphQLError, code: string): GraphQLError {
+function withCode(error: GraphQLError, code: string, status?: number): GraphQLError {
   return new GraphQLError(error.message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
     path: error.path,
     originalError: error.originalError,
-    extensions: { ...error.extensions, code },
+    // A status the error already carries (a limit's 413, say) is kept.
+    extensions: { ...(status === undefined ? {} : { http: { status } }), ...error.extensions, code },
   });
+}
+
+const DEADLINE_PASSED = Symbol('deadline passed');
+
+function withDeadline<T>(work: Promise<T>, timeoutMs: number): Promise<T | typeof DEADLINE_PASSED> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<typeof DEADLINE_PASSED>((resolve) => {
+    timer = setTimeout(() => resolve(DEADLINE_PASSED), timeoutMs);
+  });
+  // A late failure of the abandoned work is not an unhandled rejection.
+  work.catch(() => undefined);
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }

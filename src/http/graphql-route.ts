@@ -8,8 +8,10 @@ import { negotiateGraphQLMediaType, type GraphQLMediaType } from './negotiate.js
 import { resolvePersistedQuery, type PersistedQueryStore } from './persisted-queries.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import { paramsFromBody, paramsFromSearch, type ParamsOutcome } from './request-params.js';
-import { sendJson, sendRequestError } from './respond.js';
-import { httpStatusFor } from './status.js';
+import type { InFlightLimit } from './in-flight-limit.js';
+import { sendJson, sendRequestError, sendResult } from './respond.js';
+import { httpHeadersFor, httpStatusFor, serializeResult } from './status.js';
+import { serviceUnavailable } from '../schema/errors.js';
 
 /** Largest accepted request body: the standard introspection query is ~2 KB, our largest operation under 1 KB. */
 export const DEFAULT_MAX_BODY_BYTES = 102_400;
@@ -19,17 +21,21 @@ export interface GraphQLRouteOptions {
   persistedQueries: PersistedQueryStore;
   logger: Logger;
   /** Largest accepted request body in bytes. @default 102400 */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
+  /** Executions allowed at once; more are answered 503 (shared by every request of the server). */
+  inFlight: InFlightLimit;
+  /** Longest a GraphQL execution may take before its request is answered 503. @default no limit */
+  executionTimeoutMs?: number | undefined;
 }
 
 /** GET and POST /graphQL: decide (CSRF, parameters, persisted query), execute, then write with caching headers. */
 export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, url: URL, options: GraphQLRouteOptions): Promise<void> {
   const mediaType = negotiateGraphQLMediaType(req);
   const vary: Record<string, string> = req.method === 'GET' ? { Vary: GRAPHQL_VARY } : {};
-  if (!isCsrfSafe(req)) return sendRequestError(res, CSRF_MESSAGE, 'BAD_REQUEST', { mediaType, headers: vary });
+  if (!isCsrfSafe(req)) return sendRequestError(res, CSRF_MESSAGE, 'BAD_REQUEST', 400, { mediaType, headers: vary });
 
   if (req.method === 'POST' && requestMediaType(req) !== 'application/json') {
-    return sendRequestError(res, 'Send the POST body as JSON with Content-Type: application/json.', 'UNSUPPORTED_MEDIA_TYPE', { mediaType });
+    return sendRequestError(res, 'Send the POST body as JSON with Content-Type: application/json.', 'UNSUPPORTED_MEDIA_TYPE', 415, { mediaType });
   }
 
   let parsed: ParamsOutcome;
@@ -42,7 +48,7 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
     } catch (error) {
       if (!(error instanceof BodyTooLargeError)) throw error;
       // The rest of the body is not read: close the connection instead of draining it.
-      return sendRequestError(res, `The request body is larger than the limit of ${maxBodyBytes} bytes.`, 'PAYLOAD_TOO_LARGE', {
+      return sendRequestError(res, `The request body is larger than the limit of ${maxBodyBytes} bytes.`, 'PAYLOAD_TOO_LARGE', 413, {
         mediaType,
         headers: { Connection: 'close' },
         extensions: { maxBodyBytes },
@@ -56,12 +62,20 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
   const params = resolved.params;
   if (params.query === undefined) {
     const message = 'Send the operation in the "query" parameter, or a persisted query hash in extensions.persistedQuery.';
-    return sendRequestError(res, message, 'BAD_REQUEST', { mediaType, headers: vary });
+    return sendRequestError(res, message, 'BAD_REQUEST', 400, { mediaType, headers: vary });
   }
 
-  const helixRequest = { body: params, headers: req.headers, method: req.method ?? 'GET', query: Object.fromEntries(url.searchParams) };
-  const outcome = await executeGraphQL(options.getEnveloped, helixRequest, params, options.logger);
-  send(res, req, outcome, mediaType);
+  if (!options.inFlight.tryEnter()) {
+    const busy = serviceUnavailable(`The service is answering ${options.inFlight.max} requests already. Retry shortly.`);
+    return sendResult(res, { errors: [busy] }, { mediaType, headers: vary });
+  }
+  try {
+    const helixRequest = { body: params, headers: req.headers, method: req.method ?? 'GET', query: Object.fromEntries(url.searchParams) };
+    const outcome = await executeGraphQL(options.getEnveloped, helixRequest, params, options.logger, options.executionTimeoutMs);
+    send(res, req, outcome, mediaType);
+  } finally {
+    options.inFlight.leave();
+  }
 }
 
 /**
@@ -72,14 +86,15 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
 function send(res: ServerResponse, req: IncomingMessage, outcome: GraphQLOutcome, mediaType: GraphQLMediaType): void {
   const { result, freshness } = outcome;
   const status = httpStatusFor(result, mediaType);
-  const body = JSON.stringify(result);
+  const body = serializeResult(result);
   const notice = result.extensions?.['notice'];
   const publicControl =
     req.method === 'GET' && status === 200 && !result.errors && notice === undefined && freshness ? publicCacheControl(freshness) : undefined;
   if (!publicControl) {
     // A notice is meant for this caller alone: `private` tells every cache on the way.
     const control = notice === undefined ? NO_STORE : `private, ${NO_STORE}`;
-    return sendJson(res, status, body, { 'Cache-Control': control, ...(req.method === 'GET' ? { Vary: GRAPHQL_VARY } : {}) }, mediaType);
+    const headers = { 'Cache-Control': control, ...httpHeadersFor(result), ...(req.method === 'GET' ? { Vary: GRAPHQL_VARY } : {}) };
+    return sendJson(res, status, body, headers, mediaType);
   }
   const etag = entityTag(body, mediaType);
   const headers = { 'Cache-Control': publicControl, ETag: etag, Vary: GRAPHQL_VARY };

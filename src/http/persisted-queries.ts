@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
 import type { ExecutionResult } from 'graphql';
-import type { Logger } from '../logger.js';
+import type { RedisCircuit } from '../redis/redis-circuit.js';
 import { requestError } from './respond.js';
 import type { GraphQLParams } from './request-params.js';
 
@@ -39,12 +38,15 @@ export interface PersistedQueryStoreOptions {
   /** Upper bound on the characters held in memory by registered documents. @default 5_000_000 */
   maxCharacters?: number;
   /** Shared store across instances, when REDIS_URL is set. @default undefined */
-  redis?: Redis | undefined;
+  redis?: RedisCircuit | undefined;
   /** Redis key prefix. @default 'calendar' */
   namespace?: string;
-  /** Lifetime of a registered document in Redis, renewed when registered again. @default 604800 (7 days) */
+  /**
+   * Lifetime of a registered document in Redis, renewed when registered again. Kept to a day: any
+   * caller can register documents, and a client that still uses one registers it again after a miss.
+   * @default 86400
+   */
   redisTtlSeconds?: number;
-  logger: Logger;
 }
 
 /**
@@ -80,16 +82,11 @@ export class PersistedQueryStore {
     }
     const redis = this.options.redis;
     if (!redis) return undefined;
-    try {
-      const shared = await redis.get(this.prefix + hash);
-      // Content-addressed: a value whose hash differs was not written by us; ignore it.
-      if (shared == null || sha256Hex(shared) !== hash) return undefined;
-      this.remember(hash, shared);
-      return shared;
-    } catch (error) {
-      this.options.logger.warn({ err: error }, 'persisted query lookup in Redis failed');
-      return undefined;
-    }
+    const shared = await redis.call((client) => client.get(this.prefix + hash), null);
+    // Content-addressed: a value whose hash differs was not written by us; ignore it.
+    if (shared == null || sha256Hex(shared) !== hash) return undefined;
+    this.remember(hash, shared);
+    return shared;
   }
 
   async register(hash: string, text: string): Promise<void> {
@@ -97,11 +94,7 @@ export class PersistedQueryStore {
     this.remember(hash, text);
     const redis = this.options.redis;
     if (!redis) return;
-    try {
-      await redis.set(this.prefix + hash, text, 'EX', this.options.redisTtlSeconds ?? 604_800);
-    } catch (error) {
-      this.options.logger.warn({ err: error }, 'persisted query registration in Redis failed');
-    }
+    await redis.call((client) => client.set(this.prefix + hash, text, 'EX', this.options.redisTtlSeconds ?? 86_400), undefined);
   }
 
   private remember(hash: string, text: string): void {
@@ -123,7 +116,11 @@ export class PersistedQueryStore {
 
 export type PersistedQueryOutcome = { ok: true; params: GraphQLParams } | { ok: false; error: ExecutionResult };
 
-const fail = (message: string, code: string): PersistedQueryOutcome => ({ ok: false, error: requestError(message, code) });
+/** A bad reference is a 400; an unknown hash is 200, so clients of the persisted-query protocol retry with the text. */
+const fail = (message: string, code: 'BAD_REQUEST' | 'PERSISTED_QUERY_NOT_FOUND'): PersistedQueryOutcome => ({
+  ok: false,
+  error: requestError(message, code, code === 'BAD_REQUEST' ? 400 : 200),
+});
 
 /**
  * Replaces a persisted-query reference by its document text.

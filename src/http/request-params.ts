@@ -17,7 +17,26 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const invalid = (message: string): ParamsOutcome => ({ ok: false, error: requestError(message, 'BAD_REQUEST') });
+/**
+ * Deepest nesting accepted in `variables` and `extensions`. Our deepest input type (Filter) is two
+ * levels deep; every later step (hashing for the cache key, coercion) walks these values, and a
+ * value nested thousands deep would exhaust the stack there.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** Whether a parsed JSON value nests deeper than `limit` arrays or objects (iterative: no recursion). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [next, depth] = pending.pop()!;
+    if (next === null || typeof next !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(next)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+const invalid = (message: string): ParamsOutcome => ({ ok: false, error: requestError(message, 'BAD_REQUEST', 400) });
 
 /**
  * Checks each parameter's type: GraphQL over HTTP lets a server answer 400 to a non-string `query`
@@ -36,6 +55,8 @@ function fromRecord(source: Record<string, unknown>): ParamsOutcome {
     const value = source[name];
     if (value == null) continue;
     if (!isObject(value)) return invalid(`The "${name}" parameter must be a JSON object.`);
+    // The object itself is level 1.
+    if (nestsDeeperThan(value, MAX_JSON_DEPTH)) return invalid(`The "${name}" parameter is nested deeper than ${MAX_JSON_DEPTH} levels.`);
     params[name] = value;
   }
   return { ok: true, params };

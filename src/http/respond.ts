@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { GraphQLError, type ExecutionResult } from 'graphql';
+import type { ExecutionResult } from 'graphql';
+import { apiError } from '../schema/errors.js';
 import type { GraphQLMediaType } from './negotiate.js';
-import { httpStatusFor } from './status.js';
+import { httpHeadersFor, httpStatusFor, serializeResult } from './status.js';
 
 /** Writes a JSON body with the given status and extra headers. Every response of the API is JSON. */
 export function sendJson(
@@ -21,26 +22,31 @@ export function sendJson(
 }
 
 /**
- * A request error: stops the request before execution. GraphQL over HTTP: such a response has no
- * `data` entry, only `errors`.
+ * A request error: stops the request before execution, with the HTTP status it stands for. GraphQL
+ * over HTTP: such a response has no `data` entry, only `errors`.
  */
-export function requestError(message: string, code: string, extensions: Record<string, unknown> = {}): ExecutionResult {
-  return { errors: [new GraphQLError(message, { extensions: { code, ...extensions } })] };
+export function requestError(message: string, code: string, status: number, extensions: Record<string, unknown> = {}): ExecutionResult {
+  return { errors: [apiError(message, code, { status }, extensions)] };
 }
 
-/** Sends a request error with the status its code maps to, never cached. */
+/** Writes a GraphQL result that carries no cacheable data: status and headers from its errors, never stored. */
+export function sendResult(
+  res: ServerResponse,
+  result: ExecutionResult,
+  options: { headers?: Record<string, string>; mediaType?: GraphQLMediaType } = {},
+): void {
+  const mediaType = options.mediaType ?? 'application/json';
+  const headers = { 'Cache-Control': 'no-store', ...httpHeadersFor(result), ...options.headers };
+  sendJson(res, httpStatusFor(result, mediaType), serializeResult(result), headers, mediaType);
+}
+
+/** Sends a request error with its status, never cached. */
 export function sendRequestError(
   res: ServerResponse,
   message: string,
   code: string,
+  status: number,
   options: { headers?: Record<string, string>; mediaType?: GraphQLMediaType; extensions?: Record<string, unknown> } = {},
 ): void {
-  const result = requestError(message, code, options.extensions);
-  const mediaType = options.mediaType ?? 'application/json';
-  sendJson(res, httpStatusFor(result, mediaType), result, { 'Cache-Control': 'no-store', ...options.headers }, mediaType);
-}
-
-/** The body of a request error, for routes that write it themselves with {@link sendJson}. */
-export function errorBody(message: string, code: string, extensions: Record<string, unknown> = {}): ExecutionResult {
-  return requestError(message, code, extensions);
+  sendResult(res, requestError(message, code, status, options.extensions), options);
 }

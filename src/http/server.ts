@@ -3,7 +3,8 @@ import type { Logger } from '../logger.js';
 import type { GetEnveloped } from '../plugins/index.js';
 import { answerPreflight, setCorsHeaders } from './cors.js';
 import { handleGraphQL } from './graphql-route.js';
-import { sendHealth, sendReadiness } from './health.js';
+import { sendHealth, sendReadiness, type Readiness } from './health.js';
+import { InFlightLimit } from './in-flight-limit.js';
 import { prefersHtml } from './negotiate.js';
 import type { PersistedQueryStore } from './persisted-queries.js';
 import { sendRequestError } from './respond.js';
@@ -17,10 +18,20 @@ export interface HttpServerOptions {
   /** The SDL the executable schema was built from, published at /schema.graphql. */
   schemaSource: string;
   logger: Logger;
-  /** Answers whether the database is reachable (for /ready). */
-  checkReady: () => Promise<boolean>;
+  /** Whether the service can answer now (for /ready); must itself answer within about a second. */
+  checkReady: () => Promise<Readiness>;
   /** Largest accepted request body in bytes. @default 102400 */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
+  /** GraphQL executions at once; more are answered 503 at once. @default 200 */
+  maxInFlight?: number | undefined;
+  /** Longest a GraphQL execution may take before its request is answered 503. @default 6000 */
+  executionTimeoutMs?: number | undefined;
+  /** Longest a client may take to send a whole request; headers get at most 10 s of it. @default 30000 */
+  requestTimeoutMs?: number | undefined;
+  /** Idle time before a kept-alive connection is closed. @default 5000 */
+  keepAliveTimeoutMs?: number | undefined;
+  /** Open connections at most; more are refused. @default 10000 */
+  maxConnections?: number | undefined;
 }
 
 /** The spec names `/graphQL`; the lower-case spelling is accepted too. */
@@ -29,10 +40,11 @@ const GRAPHQL_PATHS = new Set(['/graphQL', '/graphql']);
 /** Routes requests; each concern lives in its own module. */
 export function createHttpServer(options: HttpServerOptions): Server {
   const sendSchemaFile = createSchemaFileHandler(options.schemaSource);
+  const inFlight = new InFlightLimit(options.maxInFlight ?? 200);
   const notFound = (req: IncomingMessage, res: ServerResponse, path: string) =>
-    sendRequestError(res, `No route for ${req.method} ${path}. The API is at /graphQL (GET or POST); the schema at ${SCHEMA_FILE_PATH}.`, 'NOT_FOUND');
+    sendRequestError(res, `No route for ${req.method} ${path}. The API is at /graphQL (GET or POST); the schema at ${SCHEMA_FILE_PATH}.`, 'NOT_FOUND', 404);
   const methodNotAllowed = (res: ServerResponse, allow: string) =>
-    sendRequestError(res, `Use ${allow.replace(', OPTIONS', '')}.`, 'METHOD_NOT_ALLOWED', { headers: { Allow: allow } });
+    sendRequestError(res, `Use ${allow.replace(', OPTIONS', '')}.`, 'METHOD_NOT_ALLOWED', 405, { headers: { Allow: allow } });
 
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     setCorsHeaders(res);
@@ -48,6 +60,8 @@ export function createHttpServer(options: HttpServerOptions): Server {
         persistedQueries: options.persistedQueries,
         logger: options.logger,
         maxBodyBytes: options.maxBodyBytes,
+        inFlight,
+        executionTimeoutMs: options.executionTimeoutMs ?? 6000,
       });
     }
     if (path === SCHEMA_FILE_PATH || path === '/health' || path === '/ready' || path.startsWith('/sandbox/')) {
@@ -63,11 +77,45 @@ export function createHttpServer(options: HttpServerOptions): Server {
     return notFound(req, res, path);
   };
 
-  return createServer((req, res) => {
-    route(req, res).catch((error: unknown) => {
-      options.logger.error({ err: error, url: req.url }, 'request failed');
-      if (!res.headersSent) sendRequestError(res, 'Internal server error: the failure has been logged.', 'INTERNAL_SERVER_ERROR');
-      else res.destroy();
-    });
-  });
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  const server = createServer(
+    {
+      // Slow clients: a request (headers within 10 s) must arrive within the request timeout, checked
+      // every second rather than Node's default 30 s, so trickling sockets do not pile up.
+      requestTimeout,
+      headersTimeout: Math.min(10_000, requestTimeout),
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? 5000,
+      connectionsCheckingInterval: 1000,
+    },
+    (req, res) => {
+      // Shutting down: this connection is not kept for another request.
+      if (!server.listening) res.setHeader('Connection', 'close');
+      route(req, res).catch((error: unknown) => {
+        options.logger.error({ err: error, url: req.url }, 'request failed');
+        if (!res.headersSent) sendRequestError(res, 'Internal server error: the failure has been logged.', 'INTERNAL_SERVER_ERROR', 500);
+        else res.destroy();
+      });
+    },
+  );
+  server.maxConnections = options.maxConnections ?? 10_000;
+  return server;
+}
+
+/**
+ * Stops accepting connections and lets in-flight requests finish: idle kept-alive connections are
+ * closed at once, and each busy one as soon as its response is written. Whatever is still open after
+ * `graceMs` is cut.
+ */
+export async function shutdownHttpServer(server: Server, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // A busy connection becomes idle when its response is written: look again every 50 ms.
+  const poll = setInterval(() => server.closeIdleConnections(), 50);
+  server.closeIdleConnections();
+  const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+  try {
+    await closed;
+  } finally {
+    clearInterval(poll);
+    clearTimeout(cut);
+  }
 }

@@ -1,39 +1,50 @@
-import type { ExecutionResult } from 'graphql';
+import type { ExecutionResult, GraphQLError } from 'graphql';
+import type { HttpErrorExtension } from '../schema/errors.js';
 import type { GraphQLMediaType } from './negotiate.js';
 
-/**
- * Status of the errors that stop a request before execution, by `extensions.code`. The code is the
- * status an error carries: this table is the only place that turns it into a number.
- */
-const REQUEST_ERROR_STATUS: Readonly<Record<string, number>> = {
-  // Spec, errors table: malformed JSON, GET without the preflight header.
-  BAD_REQUEST: 400,
-  GRAPHQL_PARSE_FAILED: 400,
-  // Spec, errors table: "Query fails validation → 400"; our depth/alias/token limits are validation too.
-  GRAPHQL_VALIDATION_FAILED: 400,
-  // The automatic persisted query protocol: clients retry with the text on a 200 answer.
-  PERSISTED_QUERY_NOT_FOUND: 200,
-  PAYLOAD_TOO_LARGE: 413,
-  // A POST body that is not JSON (and not a "simple" type, which is refused as CSRF).
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  INTERNAL_SERVER_ERROR: 500,
-};
+function httpOf(error: GraphQLError): HttpErrorExtension | undefined {
+  const http = error.extensions?.['http'] as HttpErrorExtension | undefined;
+  return http && typeof http.status === 'number' ? http : undefined;
+}
 
 /**
- * The one mapping from a GraphQL response to its HTTP status.
+ * The one mapping from a GraphQL response to its HTTP status. Errors carry their status from where
+ * they arise (`extensions.http`, see apiError); the highest one wins.
  *
- * - Executed (a `data` entry, even null): 200. Spec, errors table: invalid argument values and
- *   resolver failures are 200 with `errors` beside (partial or null) `data`.
- * - Stopped before execution: the code's status from the table above.
- * - Stopped while coercing variables (no `data`, no listed code): 200 for application/json and 400
- *   for application/graphql-response+json, as GraphQL over HTTP asks for each media type.
+ * - No error carries a status, and the operation executed (a `data` entry, even null): 200. Spec,
+ *   errors table: invalid argument values and resolver failures are 200 with `errors` beside
+ *   (partial or null) `data`.
+ * - Stopped while coercing variables (no `data`, no status carried): 200 for application/json and
+ *   400 for application/graphql-response+json, as GraphQL over HTTP asks for each media type.
  */
 export function httpStatusFor(result: ExecutionResult, mediaType: GraphQLMediaType): number {
-  if (result.data !== undefined) return 200;
-  const code = result.errors?.[0]?.extensions?.['code'];
-  const status = typeof code === 'string' ? REQUEST_ERROR_STATUS[code] : undefined;
+  let status: number | undefined;
+  for (const error of result.errors ?? []) {
+    const carried = httpOf(error)?.status;
+    if (carried !== undefined && (status === undefined || carried > status)) status = carried;
+  }
   if (status !== undefined) return status;
+  if (result.data !== undefined) return 200;
   return mediaType === 'application/graphql-response+json' ? 400 : 200;
+}
+
+/** Response headers the errors ask for (`Retry-After`, `Allow`, ...). */
+export function httpHeadersFor(result: ExecutionResult): Record<string, string> {
+  let headers: Record<string, string> = {};
+  for (const error of result.errors ?? []) {
+    const carried = httpOf(error)?.headers;
+    if (carried) headers = { ...headers, ...carried };
+  }
+  return headers;
+}
+
+/** The response body: the result as JSON, without the transport details errors carry for us. */
+export function serializeResult(result: ExecutionResult): string {
+  if (!result.errors?.some((e) => httpOf(e))) return JSON.stringify(result);
+  const errors = result.errors.map((error) => {
+    if (!httpOf(error)) return error;
+    const { http: _http, ...extensions } = error.extensions;
+    return { ...error.toJSON(), extensions };
+  });
+  return JSON.stringify({ ...result, errors });
 }

@@ -83,7 +83,7 @@ export async function handleWidget(req: IncomingMessage, res: ServerResponse, ur
   const isScript = path === '/widget/widget.js';
   if (!isPage && !isScript) return false;
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    sendRequestError(res, 'Use GET.', 'METHOD_NOT_ALLOWED', { headers: { Allow: 'GET, HEAD' } });
+    sendRequestError(res, 'Use GET.', 'METHOD_NOT_ALLOWED', 405, { headers: { Allow: 'GET, HEAD' } });
     return true;
   }
 
@@ -96,7 +96,7 @@ export async function handleWidget(req: IncomingMessage, res: ServerResponse, ur
   try {
     bundle = await widgetScript();
   } catch (error) {
-    sendRequestError(res, `The widget script could not be built: ${(error as Error).message}`, 'INTERNAL_SERVER_ERROR');
+    sendRequestError(res, `The widget script could not be built: ${(error as Error).message}`, 'INTERNAL_SERVER_ERROR', 500);
     return true;
   }
   const headers = {

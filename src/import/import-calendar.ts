@@ -63,6 +63,8 @@ export async function importCalendar(db: Kysely<Database>, input: unknown, optio
     const file = parseFile(input, problems);
     const replace = options.replace ?? false;
     return await db.transaction().execute(async (trx) => {
+      // An import runs as long as its file needs: the API's statement timeout is for reads.
+      await sql`set local statement_timeout = 0`.execute(trx);
       // The reference checks read the database inside the transaction that writes, so they hold for the write.
       const state = await readDatabaseState(trx, file.raw);
       checkReferences(file, state, replace, problems);

@@ -7,6 +7,7 @@ import * as graphql from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { DatabaseHealth } from '../db/database-health.js';
 import type { Logger } from '../logger.js';
 import { useApiKey } from './use-api-key.js';
 import { useCalendarContext } from './use-calendar-context.js';
@@ -14,12 +15,16 @@ import { useDescriptiveValidationErrors } from './use-descriptive-validation-err
 import { useInvalidArgumentsNullData } from './use-invalid-arguments-null-data.js';
 import { useLoggedMaskedErrors } from './use-logged-masked-errors.js';
 import { useQueryLimits, type QueryLimitsOptions } from './use-query-limits.js';
+import { useReadOnlyOperations } from './use-read-only-operations.js';
+import { useStringInputRules } from './use-string-input-rules.js';
 import { useSharedResponseCache } from './use-shared-response-cache.js';
 import { useUsageCounts, type UsageRecorder } from './use-usage-counts.js';
 
 export interface PluginOptions {
   schema: GraphQLSchema;
   db: Kysely<Database>;
+  /** Where database outages are reported (logged once per episode). @default a health of its own */
+  databaseHealth?: DatabaseHealth | undefined;
   logger: Logger;
   clock?: () => Date;
   eventLinkBase: string;
@@ -37,6 +42,7 @@ export interface PluginOptions {
 
 /** The Envelop pipeline around our executor. Order matters where noted. */
 export function createEnveloped(options: PluginOptions) {
+  const databaseHealth = options.databaseHealth ?? new DatabaseHealth(options.logger);
   const plugins: (Plugin | false | undefined)[] = [
     // Envelop 5 needs the engine before the schema.
     useEngine({ parse: graphql.parse, validate: graphql.validate, execute: graphql.execute, subscribe: graphql.subscribe, specifiedRules: graphql.specifiedRules }),
@@ -46,7 +52,10 @@ export function createEnveloped(options: PluginOptions) {
     useParserCache(),
     useValidationCache(),
     useQueryLimits(options.limits),
+    useReadOnlyOperations(),
     useDescriptiveValidationErrors(),
+    // Before the response cache and JIT: refused input never executes and is never cached.
+    useStringInputRules(),
     useCalendarContext({ db: options.db, clock: options.clock, eventLinkBase: options.eventLinkBase, logger: options.logger }),
     // Before the response cache: the cache wraps whichever execute function is current when its own
     // onExecute runs, so JIT must already have replaced it.
@@ -55,12 +64,12 @@ export function createEnveloped(options: PluginOptions) {
       : useGraphQlJit({}, { onError: (result) => options.logger.debug({ errors: result.errors }, 'graphql-jit could not compile the operation') }),
     // onExecuteDone hooks run in this list's order. Nulls `data` on invalid arguments.
     useInvalidArgumentsNullData(),
-    useLoggedMaskedErrors({ logger: options.logger }),
+    useLoggedMaskedErrors({ logger: options.logger, databaseHealth }),
     // Answers with errors are never cached, so the two plugins above may sit on either side of it.
     options.responseCache ? useSharedResponseCache({ ...options.responseCache, logger: options.logger }) : undefined,
     // After the response cache: the key notice is added on the way out, never stored in the shared
     // answer, so callers with and without a key share every cached answer.
-    useApiKey({ db: options.db, logger: options.logger, cacheTtlMs: options.apiKeyCacheTtlMs }),
+    useApiKey({ db: options.db, logger: options.logger, databaseHealth, cacheTtlMs: options.apiKeyCacheTtlMs }),
     // After useApiKey: counts the caller that plugin resolved while building the context.
     options.usage ? useUsageCounts({ recorder: options.usage }) : undefined,
   ];

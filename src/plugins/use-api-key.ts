@@ -1,7 +1,9 @@
 import { isAsyncIterable, type Plugin } from '@envelop/core';
 import type { ExecutionResult } from 'graphql';
 import type { Kysely } from 'kysely';
+import { isDatabaseUnavailable } from '../db/connection-errors.js';
 import type { Database } from '../db/database.js';
+import type { DatabaseHealth } from '../db/database-health.js';
 import { findApiKeyByHash, type ApiKeyIdentity } from '../db/repositories/api-keys.js';
 import { hashApiKey } from '../domain/api-key-hash.js';
 import type { Logger } from '../logger.js';
@@ -36,6 +38,8 @@ export const REVOKED_KEY_NOTICE =
 export interface ApiKeyOptions {
   db: Kysely<Database>;
   logger: Logger;
+  /** Where a lookup that fails for an outage is reported (once per episode, not per request). */
+  databaseHealth?: DatabaseHealth | undefined;
   /** How long a looked-up key (known or not) is reused before the database is asked again; a revocation takes effect within it. @default 60000 */
   cacheTtlMs?: number;
   /** Keys remembered at most (oldest dropped first). @default 10000 */
@@ -99,7 +103,8 @@ export function useApiKey(options: ApiKeyOptions): Plugin<CallerContext> {
       return { status: 'keyed', keyHash: identity.keyHash, application: identity.application };
     } catch (error) {
       // Identity never fails a request: without the database we cannot tell, so no notice either.
-      options.logger.warn({ err: error }, 'API key lookup failed; answering as anonymous');
+      if (isDatabaseUnavailable(error) && options.databaseHealth) options.databaseHealth.reportFailure(error);
+      else options.logger.warn({ err: error }, 'API key lookup failed; answering as anonymous');
       return { status: 'anonymous' };
     }
   };

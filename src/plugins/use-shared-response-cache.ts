@@ -50,8 +50,10 @@ interface Stamp {
 }
 
 export interface SharedResponseCacheOptions {
-  /** Where answers are kept: Redis when REDIS_URL is set. @default an in-memory LRU of 1000 answers */
-  store?: Cache;
+  /** Where answers are shared between processes: Redis when REDIS_URL is set. @default none (this process only) */
+  store?: Cache | undefined;
+  /** Answers kept in this process, in front of the shared store. @default 1000 */
+  localEntries?: number;
   /** Prefix of every cache key, so that services sharing a Redis do not share answers. @default 'calendar' */
   namespace?: string;
   /** @default RESPONSE_TTL_MS */
@@ -67,28 +69,38 @@ export interface SharedResponseCacheOptions {
  * - each answer carries a stamp, so a hit tells the HTTP layer how much of the TTL remains;
  * - no entity index is written: there are no mutations to invalidate by, and the Redis store's
  *   per-type sets would otherwise grow without a TTL;
- * - a failing store (Redis down) is a miss, never a failed request.
+ * - a failing store (Redis down) is a miss, never a failed request;
+ * - answers are also kept in this process (an LRU, each for what remains of its TTL), in front of the
+ *   shared store: a hit costs no round trip, and an outage of the shared store leaves the hot
+ *   answers served as before.
  */
 export function useSharedResponseCache(options: SharedResponseCacheOptions): Plugin {
-  const store = options.store ?? createInMemoryCache({ max: 1000 });
+  const local = createInMemoryCache({ max: options.localEntries ?? 1000 });
+  const shared = options.store;
   const namespace = options.namespace ?? 'calendar';
   const logger = options.logger;
   const warn = (error: unknown, action: string) => logger.warn({ err: error }, `response cache ${action} failed; answering without the cache`);
 
   const storeFor = (context: object): Cache => ({
     async get(key) {
-      let entry: ExecutionResult | null | undefined;
-      try {
-        entry = await store.get(key);
-      } catch (error) {
-        warn(error, 'read');
-        return null;
+      let entry: ExecutionResult | null | undefined = await local.get(key);
+      const fromShared = !entry;
+      if (!entry && shared) {
+        try {
+          entry = await shared.get(key);
+        } catch (error) {
+          warn(error, 'read');
+          return null;
+        }
       }
       if (!entry) return null;
       const { [STAMP]: stamp, ...extensions } = (entry.extensions ?? {}) as Record<string, unknown>;
       const { storedAt, ttlMs } = (stamp ?? {}) as Partial<Stamp>;
       if (typeof storedAt === 'number' && typeof ttlMs === 'number') {
-        freshnessByContext.set(context, { ttlMs, ageMs: Math.max(0, Date.now() - storedAt) });
+        const ageMs = Math.max(0, Date.now() - storedAt);
+        freshnessByContext.set(context, { ttlMs, ageMs });
+        // Kept here too, for what remains of its TTL: never longer than the shared entry lives.
+        if (fromShared && ttlMs - ageMs > 0) void local.set(key, entry, [], ttlMs - ageMs);
       }
       const { extensions: _dropped, ...rest } = entry;
       return Object.keys(extensions).length > 0 ? { ...rest, extensions } : rest;
@@ -99,8 +111,10 @@ export function useSharedResponseCache(options: SharedResponseCacheOptions): Plu
       freshnessByContext.set(context, { ttlMs: ttl, ageMs: 0 });
       const stamped: ExecutionResult = { ...result, extensions: { ...result.extensions, [STAMP]: stamp } };
       // Not awaited by the response cache: a rejection here must not become an unhandled one.
+      void local.set(key, stamped, [], ttl);
+      if (!shared) return;
       return Promise.resolve()
-        .then(() => store.set(key, stamped, [], ttl))
+        .then(() => shared.set(key, stamped, [], ttl))
         .catch((error: unknown) => warn(error, 'write'));
     },
     invalidate() {

@@ -1,6 +1,8 @@
 import type { Plugin } from '@envelop/core';
 import type { Kysely } from 'kysely';
+import { isDatabaseUnavailable } from '../db/connection-errors.js';
 import type { Database } from '../db/database.js';
+import type { DatabaseHealth } from '../db/database-health.js';
 import { addUsageCounts, type UsageCount } from '../db/repositories/usage-counts.js';
 import { osloWallClock } from '../domain/oslo-time.js';
 import type { Logger } from '../logger.js';
@@ -9,11 +11,22 @@ import { headerValue, type CallerContext } from './use-api-key.js';
 export interface UsageRecorderOptions {
   db: Kysely<Database>;
   logger: Logger;
+  /** Where a write that fails for an outage is reported (once per episode, not every flush). */
+  databaseHealth?: DatabaseHealth | undefined;
   /** How often the in-memory counts are written. @default 5000 */
   flushIntervalMs?: number;
   /** Source of "now" for the day a request is counted on (Oslo calendar day). @default () => new Date() */
   clock?: () => Date;
+  /**
+   * Distinct (client id, page origin) pairs counted apart per key and day by this process; later
+   * pairs are counted together as `(other)`. Both headers are free text any caller can vary, so
+   * without a bound one script adds a stored row per request. @default 1000
+   */
+  maxPairsPerKeyAndDay?: number;
 }
+
+/** Where requests beyond the pair bound are counted. */
+export const OTHER_USAGE = '(other)';
 
 /**
  * Request counts kept in memory and written in batches off the hot path: every few seconds and on
@@ -21,6 +34,9 @@ export interface UsageRecorderOptions {
  */
 export class UsageRecorder {
   private pending = new Map<string, UsageCount>();
+  /** Pairs counted apart today, per key hash; forgotten when the day changes. */
+  private pairsToday = new Map<string, Set<string>>();
+  private today = '';
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private closed = false;
@@ -33,15 +49,32 @@ export class UsageRecorder {
   record(caller: { keyHash: string; clientId: string; pageOrigin: string }): void {
     if (this.closed) return;
     const day = osloWallClock(this.clock()).date;
-    const id = JSON.stringify([day, caller.keyHash, caller.clientId, caller.pageOrigin]);
+    if (day !== this.today) {
+      this.today = day;
+      this.pairsToday.clear();
+    }
+    const counted = this.withinPairBound(caller);
+    const id = JSON.stringify([day, counted.keyHash, counted.clientId, counted.pageOrigin]);
     const count = this.pending.get(id);
     if (count) count.requests += 1;
-    else this.pending.set(id, { day, ...caller, requests: 1 });
+    else this.pending.set(id, { day, ...counted, requests: 1 });
     if (!this.timer) {
       this.timer = setInterval(() => void this.flush(), this.options.flushIntervalMs ?? 5000);
       // Counting must not keep the process alive.
       this.timer.unref();
     }
+  }
+
+  private withinPairBound(caller: { keyHash: string; clientId: string; pageOrigin: string }) {
+    const pair = `${caller.clientId}\n${caller.pageOrigin}`;
+    let pairs = this.pairsToday.get(caller.keyHash);
+    if (!pairs) this.pairsToday.set(caller.keyHash, (pairs = new Set()));
+    if (pairs.has(pair)) return caller;
+    if (pairs.size < (this.options.maxPairsPerKeyAndDay ?? 1000)) {
+      pairs.add(pair);
+      return caller;
+    }
+    return { keyHash: caller.keyHash, clientId: OTHER_USAGE, pageOrigin: OTHER_USAGE };
   }
 
   /** Writes what has been counted so far; resolves when it is stored (or kept after a failure). */
@@ -64,7 +97,8 @@ export class UsageRecorder {
     try {
       await addUsageCounts(this.options.db, [...batch.values()]);
     } catch (error) {
-      this.options.logger.warn({ err: error, rows: batch.size }, 'writing usage counts failed; keeping them for the next flush');
+      if (isDatabaseUnavailable(error) && this.options.databaseHealth) this.options.databaseHealth.reportFailure(error);
+      else this.options.logger.warn({ err: error, rows: batch.size }, 'writing usage counts failed; keeping them for the next flush');
       for (const [id, count] of batch) {
         const newer = this.pending.get(id);
         if (newer) newer.requests += count.requests;

@@ -12,7 +12,7 @@ import { hashApiKey } from '../../src/domain/api-key-hash.js';
 import { REVOKED_KEY_NOTICE, UNKNOWN_KEY_NOTICE } from '../../src/plugins/use-api-key.js';
 import { UsageRecorder } from '../../src/plugins/use-usage-counts.js';
 import { createLogger } from '../../src/logger.js';
-import { databaseLabel } from '../support/test-database.js';
+import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 import { getGraphQL, postGraphQL, startTestServer, type TestServer } from '../support/test-server.js';
 import { httpCalendar, NOW, REVOKED_KEY, UNKNOWN_KEY, VALID_KEY } from './fixtures/http-calendar.js';
 
@@ -180,6 +180,25 @@ describe(`usage counts (${databaseLabel})`, () => {
       } else {
         await rm(dataDir, { recursive: true, force: true });
       }
+    }
+  });
+
+  it('counts at most the bounded number of client id and page pairs apart per key and day, the rest as (other)', async () => {
+    const database = await createTestDatabase();
+    try {
+      const recorder = new UsageRecorder({ db: database.db, logger: createLogger('silent'), clock: () => NOW, maxPairsPerKeyAndDay: 3 });
+      for (let i = 0; i < 50; i++) recorder.record({ keyHash: '', clientId: `flood/${i}`, pageOrigin: '' });
+      recorder.record({ keyHash: '', clientId: 'flood/0', pageOrigin: '' });
+      await recorder.close();
+      const rows = await listUsageCounts(database.db);
+      expect(rows.map((r) => [r.clientId, r.pageOrigin, r.requests])).toEqual([
+        ['(other)', '(other)', 47],
+        ['flood/0', '', 2],
+        ['flood/1', '', 1],
+        ['flood/2', '', 1],
+      ]);
+    } finally {
+      await database.close();
     }
   });
 });

@@ -1,31 +1,26 @@
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { browserTests, launchChromium } from '../support/chromium.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { httpCalendar, NOW } from './fixtures/http-calendar.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = fileURLToPath(new URL('../../docs/sandbox.png', import.meta.url));
-const hasChromium = existsSync(CHROMIUM);
 
 let server: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!hasChromium) return;
+  if (!browserTests.run) return;
   server = await startTestServer({ calendar: httpCalendar, clock: () => NOW });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
 
-describe.skipIf(!hasChromium)(`sandbox in a real browser (Chromium at ${CHROMIUM}${hasChromium ? '' : ' is missing: apt-get install chromium'})`, () => {
+describe.skipIf(!browserTests.run)(`sandbox in a real browser${browserTests.run ? '' : ` (skipped: ${browserTests.skipNote})`}`, () => {
   it('loads GraphiQL from our origin only, autocompletes, runs a typed query and shows the data', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();

@@ -286,7 +286,7 @@ describe('sandbox, schema file and health', () => {
     expect(await health.json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${server.origin}/ready`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', database: 'reachable' });
+    expect(await ready.json()).toEqual({ status: 'ready', database: 'reachable', schema: 'current' });
   });
 });
 

@@ -13,3 +13,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21-0004-node-walk': nodeWalk,
   '2026-11-21-0005-event-order-index': eventOrderIndex,
 };
+
+/** The newest migration this code needs: a schema whose newest applied migration sorts before it is behind. */
+export const LATEST_MIGRATION = Object.keys(migrations).sort().at(-1) ?? '';

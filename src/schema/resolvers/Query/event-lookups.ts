@@ -1,5 +1,6 @@
 import type { QueryResolvers } from '../../../../generated/resolvers-types.js';
 import { findEventIds } from '../../../db/repositories/event-lookups.js';
+import { MAX_LIST_ARGUMENT_LENGTH } from '../../../domain/event-query.js';
 import { invalidArguments } from '../../errors.js';
 import { upcomingNode } from '../../event-nodes.js';
 import type { GraphQLContext } from '../../context.js';
@@ -20,6 +21,9 @@ export const eventBySlug: QueryResolvers['eventBySlug'] = async (_p, { eventSlug
 };
 
 export const eventsBySlugs: QueryResolvers['eventsBySlugs'] = async (_p, { eventsSlugs }, ctx) => {
+  if (eventsSlugs.length > MAX_LIST_ARGUMENT_LENGTH) {
+    throw invalidArguments(['eventsSlugs'], `at most ${MAX_LIST_ARGUMENT_LENGTH} slugs per request`);
+  }
   const slugs = eventsSlugs.filter((s): s is string => typeof s === 'string');
   const found = await findEventIds(ctx.db, { slugs, withSlug: true });
   const idBySlug = new Map(found.map((f) => [f.slug, f.id]));

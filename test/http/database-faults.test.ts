@@ -1,0 +1,213 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPostgres } from '../support/throwaway-postgres.js';
+import { logLines, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+
+const unavailable = throwawayPostgresUnavailable();
+if (unavailable) console.warn(`database fault tests skipped: ${unavailable}`);
+
+interface Answer {
+  status: number;
+  retryAfter: string | null;
+  body: { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] };
+}
+
+let sequence = 0;
+
+/** An `events` page no cache can answer (a new fromDate each time), so every request reaches the database. */
+async function uncachedPage(url: string): Promise<Answer> {
+  sequence += 1;
+  const fromDate = new Date(Date.UTC(2026, 0, 1) + sequence * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: 'query($f: Filter) { events(filter: $f, pageSize: 3) { totalCount data { id title_nb } } }', variables: { f: { fromDate } } }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Answer['body'] };
+}
+
+/** Requests from `clients` loops until `stop` resolves; every answer is kept. */
+async function underLoad(url: string, clients: number, during: () => Promise<void>): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  let running = true;
+  const loops = Array.from({ length: clients }, async () => {
+    while (running) answers.push(await uncachedPage(url));
+  });
+  try {
+    await during();
+  } finally {
+    running = false;
+    await Promise.all(loops);
+  }
+  return answers;
+}
+
+/** What every answer during a database failure must be: the page, or a clean 503. */
+function expectCleanAnswers(answers: Answer[]): void {
+  for (const answer of answers) {
+    if (answer.status === 200) {
+      expect(answer.body.errors).toBeUndefined();
+      continue;
+    }
+    expect(answer.status).toBe(503);
+    expect(answer.retryAfter).toBe('5');
+    expect(answer.body.errors?.[0]?.extensions?.['code']).toBe('SERVICE_UNAVAILABLE');
+    // Transport details stay out of the body.
+    expect(answer.body.errors?.[0]?.extensions?.['http']).toBeUndefined();
+    expect(JSON.stringify(answer.body)).not.toMatch(/ECONN|terminat|pg_|at \//);
+  }
+}
+
+async function readyStatus(origin: string): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  const response = await fetch(`${origin}/ready`, { signal: AbortSignal.timeout(5000) });
+  await response.arrayBuffer();
+  return { status: response.status, ms: performance.now() - started };
+}
+
+/** Polls until `check` holds; returns how long that took. */
+async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < ms) {
+    if (await check().catch(() => false)) return performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`not within ${ms} ms`);
+}
+
+const SERVICE_ENV = {
+  DEMO_EVENTS: '60',
+  REQUEST_TIMEOUT_MS: '1500',
+  DATABASE_ACQUIRE_TIMEOUT_MS: '500',
+  DATABASE_POOL_SIZE: '4',
+};
+
+describe.skipIf(unavailable)('the service when PostgreSQL fails', { timeout: 120_000 }, () => {
+  let cluster: ThrowawayPostgres;
+  let service: ServiceProcess;
+  let url: string;
+  let origin: string;
+
+  beforeAll(async () => {
+    cluster = await createThrowawayPostgres();
+    await cluster.start();
+    service = startServiceProcess({ ...SERVICE_ENV, DATABASE_URL: cluster.url });
+    url = await service.listening;
+    origin = new URL(url).origin;
+  }, 120_000);
+
+  afterAll(async () => {
+    await service?.stop();
+    await cluster?.remove();
+    if (process.env['SHOW_SERVICE_LOG']) console.log(service?.stderr());
+  });
+
+  it('survives a fast shutdown under load, answers 503 while it is down, and recovers without a restart', async () => {
+    expect((await uncachedPage(url)).status).toBe(200);
+    const cachedQuery = `${url}?query=${encodeURIComponent('{ categories { id } }')}`;
+    const cachedGet = () => fetch(cachedQuery, { headers: { 'service-require-preflight': 'true' } });
+    expect((await cachedGet()).status).toBe(200);
+    let cachedWhileDown = 0;
+    let readyWhileDown = { status: 0, ms: 0 };
+    let recoveredMs = 0;
+    const answers = await underLoad(url, 6, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await cluster.stop();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      readyWhileDown = await readyStatus(origin);
+      // What the service holds in its response cache needs no database.
+      cachedWhileDown = (await cachedGet()).status;
+      await cluster.start();
+      recoveredMs = await within(5000, async () => (await uncachedPage(url)).status === 200);
+    });
+    expect(service.child.exitCode).toBeNull();
+    expect(readyWhileDown.status).toBe(503);
+    expect(readyWhileDown.ms).toBeLessThan(1000);
+    expect(cachedWhileDown).toBe(200);
+    expect(recoveredMs).toBeLessThan(5000);
+    expectCleanAnswers(answers);
+    expect(answers.some((a) => a.status === 503)).toBe(true);
+    expect((await readyStatus(origin)).status).toBe(200);
+    // One line when the outage starts and one when it ends, however many requests failed.
+    expect(logLines(service.stderr(), 'database unavailable')).toHaveLength(1);
+    expect(logLines(service.stderr(), 'database reachable again')).toHaveLength(1);
+    expect(service.stderr()).not.toMatch(/Unhandled|uncaught/i);
+  });
+
+  it("survives its backends being terminated (pg_terminate_backend) while it serves", async () => {
+    const answers = await underLoad(url, 6, async () => {
+      for (let round = 0; round < 3; round++) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await cluster.psql("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'event-calendar-api'");
+      }
+      await within(5000, async () => (await uncachedPage(url)).status === 200);
+    });
+    expect(service.child.exitCode).toBeNull();
+    expectCleanAnswers(answers);
+    expect((await uncachedPage(url)).status).toBe(200);
+  });
+
+  it('answers 503 within its request timeout while the database is frozen, and /ready says so within a second', async () => {
+    await cluster.freeze();
+    let frozen: Answer[];
+    let readyWhileFrozen: { status: number; ms: number };
+    const started = performance.now();
+    try {
+      [frozen, readyWhileFrozen] = await Promise.all([Promise.all([uncachedPage(url), uncachedPage(url), uncachedPage(url)]), readyStatus(origin)]);
+    } finally {
+      await cluster.thaw();
+    }
+    const elapsed = performance.now() - started;
+    expect(frozen.map((a) => a.status)).toEqual([503, 503, 503]);
+    expectCleanAnswers(frozen);
+    // REQUEST_TIMEOUT_MS is 1.5 s: nobody waits for the database to come back.
+    expect(elapsed).toBeLessThan(3000);
+    expect(readyWhileFrozen.status).toBe(503);
+    expect(readyWhileFrozen.ms).toBeLessThan(1000);
+    await within(5000, async () => (await uncachedPage(url)).status === 200);
+    expect((await readyStatus(origin)).status).toBe(200);
+  });
+});
+
+describe.skipIf(unavailable)('starting the service against PostgreSQL', { timeout: 120_000 }, () => {
+  let cluster: ThrowawayPostgres;
+
+  beforeAll(async () => {
+    cluster = await createThrowawayPostgres();
+  }, 60_000);
+
+  afterAll(async () => {
+    await cluster?.remove();
+  });
+
+  it('waits for a database that is not up yet, then migrates and serves', async () => {
+    // Trust authentication ignores the password; it is there to check that no line shows it.
+    const withPassword = cluster.url.replace('postgres@', 'postgres:secret@');
+    const service = startServiceProcess({ ...SERVICE_ENV, DATABASE_URL: withPassword, DATABASE_WAIT_SECONDS: '60' });
+    try {
+      await within(30_000, async () => logLines(service.stderr(), 'database at').length > 0);
+      await cluster.start();
+      const url = await service.listening;
+      expect((await uncachedPage(url)).status).toBe(200);
+      const waiting = logLines(service.stderr(), 'database at');
+      // One line per attempt, with the reason and no stack.
+      expect(waiting[0]?.['reason']).toMatch(/ECONNREFUSED/);
+      expect(service.stderr()).not.toMatch(/\n\s+at /);
+      // The password is never logged.
+      expect(service.stderr()).not.toContain('secret');
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('stops at once with one clear line for a database that does not exist', async () => {
+    // The cluster was started by the test before.
+    const service = startServiceProcess({ DATABASE_URL: cluster.url.replace(/\/postgres$/, '/no_such_calendar'), DATABASE_WAIT_SECONDS: '60' });
+    const started = performance.now();
+    expect(await service.exited).toBe(1);
+    expect(performance.now() - started).toBeLessThan(15_000);
+    const lines = service.stderr().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^calendar: Cannot use the database at postgres:\/\/postgres@127\.0\.0\.1:\d+\/no_such_calendar: database "no_such_calendar" does not exist/);
+  });
+});
