@@ -1,16 +1,13 @@
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
-import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import type { Logger } from '../logger.js';
 import { StartupError } from '../startup-error.js';
 import { describeDatabaseError, isPermanentConnectionError } from './connection-errors.js';
 import type { Database } from './database.js';
 import { DatabaseHealth } from './database-health.js';
 import { migrations } from './migrations/index.js';
+import { PGliteThread } from './pglite-thread.js';
 
 export interface DatabaseOptions {
   /** `postgres://...` for a real server; undefined for the embedded PGlite. */
@@ -142,12 +139,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     };
   }
 
-  const pglite = await PGlite.create({
-    ...(options.dataDir === 'memory://' ? {} : { dataDir: options.dataDir }),
-    extensions: { pg_trgm, unaccent, fuzzystrmatch },
+  // On a thread of its own, so that a heavy statement does not hold this thread's event loop.
+  const pglite = new PGliteThread({
+    dataDir: options.dataDir,
+    setup: [...(schema !== 'public' ? [`create schema if not exists ${schema}`] : []), `set search_path to ${searchPath}`],
   });
-  if (schema !== 'public') await pglite.exec(`create schema if not exists ${schema}`);
-  await pglite.exec(`set search_path to ${searchPath}`);
+  await pglite.waitReady;
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   // The embedded database lives in this process: it is reachable unless it is busy for longer than
   // a probe may wait (one statement at a time), which readiness reports as unreachable.

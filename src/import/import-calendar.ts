@@ -894,8 +894,8 @@ async function writeFile(
     summary.occurrences += prepared.occurrences;
     onProgress?.(summary.events, events.length);
   };
-  // The next batch is prepared while PostgreSQL writes the previous one (PGlite runs in this thread,
-  // so there it simply alternates). Preparing never yields, so a failed batch is awaited at once.
+  // The next batch is prepared while the database writes the previous one (PGlite runs on a thread
+  // of its own too). Preparing never yields, so a failed batch is awaited at once.
   let running: Promise<void> | null = null;
   for (const batch of chunks(events, EVENT_BATCH)) {
     const prepared = prepareEventBatch(batch, state);
