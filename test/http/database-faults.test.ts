@@ -147,6 +147,21 @@ describe.skipIf(unavailable)('the service when PostgreSQL fails', { timeout: 120
     expect((await uncachedPage(url)).status).toBe(200);
   });
 
+  it('answers 503 when no pool connection frees up in time, then recovers', async () => {
+    // A lock held elsewhere keeps every statement of the service waiting, so the pool (4) stays busy.
+    const lock = cluster.psql('begin; lock table public.events in access exclusive mode; select pg_sleep(3); commit;');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = performance.now();
+    const answers = await Promise.all(Array.from({ length: 12 }, () => uncachedPage(url)));
+    const elapsed = performance.now() - started;
+    await lock;
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 12 }, () => 503));
+    expectCleanAnswers(answers);
+    // Acquire timeout 0.5 s, request timeout 1.5 s: nobody waits for the lock's 3 s.
+    expect(elapsed).toBeLessThan(2500);
+    await within(5000, async () => (await uncachedPage(url)).status === 200);
+  });
+
   it('answers 503 within its request timeout while the database is frozen, and /ready says so within a second', async () => {
     await cluster.freeze();
     let frozen: Answer[];
