@@ -1,10 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
-import { readConfig } from '../config.js';
-import { migrateToLatest, openDatabase } from '../db/open-database.js';
-import { importCalendar, ImportValidationError, type ImportSummary } from '../import/import-calendar.js';
-
-const USAGE = 'Usage: calendar import FILE [--replace]\n  --replace  remove the events the file does not list\n';
+import type { ImportSummary } from '../import/import-calendar.js';
+import { defineCommand } from './command.js';
+import { exactOperands, flag } from './command-line.js';
+import { withMigratedDatabase } from './with-migrated-database.js';
 
 /** `Imported …` line of `calendar import` and `calendar seed`. */
 export function formatImportSummary(summary: ImportSummary, milliseconds: number): string {
@@ -35,52 +33,44 @@ function errorMessage(error: unknown): string {
 }
 
 /** `calendar import FILE [--replace]`: validates the whole file, then loads it in one transaction. */
-export async function runImport(args: string[]): Promise<number> {
-  let replace: boolean;
-  let file: string;
-  try {
-    const { values, positionals } = parseArgs({
-      args,
-      options: { replace: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
-      allowPositionals: true,
-    });
-    if (values.help) {
-      process.stdout.write(USAGE);
-      return 0;
+export const importCommand = defineCommand({
+  name: 'import',
+  summary: 'load a calendar file (see docs/import-format.md)',
+  operands: 'FILE',
+  description: `
+Loads a calendar file (JSON, docs/import-format.md) in one transaction. The whole file is
+checked first: any problem is printed as "json.path: message", the exit status is 1 and nothing
+is written.`,
+  options: {
+    replace: { description: 'remove the events the file does not list' },
+  },
+  parse: (line) => {
+    const [file] = exactOperands(line, ['FILE']);
+    return { file: file!, replace: flag(line, 'replace') };
+  },
+  async run({ file, replace }) {
+    let input: unknown;
+    try {
+      input = JSON.parse(await readFile(file, 'utf8'));
+    } catch (error) {
+      const reason = error instanceof SyntaxError ? `is not valid JSON (${error.message})` : `cannot be read (${errorMessage(error)})`;
+      process.stderr.write(`calendar import: ${file} ${reason}\n`);
+      return 1;
     }
-    const [first, ...rest] = positionals;
-    if (first === undefined || rest.length > 0) throw new Error(first === undefined ? 'missing FILE' : `unexpected argument "${rest[0]}"`);
-    file = first;
-    replace = values.replace;
-  } catch (error) {
-    process.stderr.write(`calendar import: ${errorMessage(error)}\n${USAGE}`);
-    return 2;
-  }
-
-  let input: unknown;
-  try {
-    input = JSON.parse(await readFile(file, 'utf8'));
-  } catch (error) {
-    const reason = error instanceof SyntaxError ? `is not valid JSON (${error.message})` : `cannot be read (${errorMessage(error)})`;
-    process.stderr.write(`calendar import: ${file} ${reason}\n`);
-    return 1;
-  }
-
-  const config = readConfig();
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.CALENDAR_DATA_DIR, schema: config.DATABASE_SCHEMA });
-  try {
-    await migrateToLatest(database.db);
-    const started = performance.now();
-    const summary = await importCalendar(database.db, input, { replace, onProgress: progressReporter() });
-    process.stdout.write(formatImportSummary(summary, performance.now() - started));
-    return 0;
-  } catch (error) {
-    if (!(error instanceof ImportValidationError)) throw error;
-    const count = error.problems.length;
-    process.stderr.write(`calendar import: ${file} was not imported, ${count} problem${count === 1 ? '' : 's'} (the database is unchanged):\n`);
-    for (const problem of error.problems) process.stderr.write(`${problem}\n`);
-    return 1;
-  } finally {
-    await database.close();
-  }
-}
+    const { importCalendar, ImportValidationError } = await import('../import/import-calendar.js');
+    return withMigratedDatabase(async (db) => {
+      try {
+        const started = performance.now();
+        const summary = await importCalendar(db, input, { replace, onProgress: progressReporter() });
+        process.stdout.write(formatImportSummary(summary, performance.now() - started));
+        return 0;
+      } catch (error) {
+        if (!(error instanceof ImportValidationError)) throw error;
+        const count = error.problems.length;
+        process.stderr.write(`calendar import: ${file} was not imported, ${count} problem${count === 1 ? '' : 's'} (the database is unchanged):\n`);
+        for (const problem of error.problems) process.stderr.write(`${problem}\n`);
+        return 1;
+      }
+    });
+  },
+});

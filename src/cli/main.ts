@@ -1,41 +1,88 @@
-import { ConfigError } from '../config.js';
+import { StartupError } from '../startup-error.js';
+import { findCommand, helpText, runCommand, type Command, type CommandGroup } from './command.js';
+import { importCommand } from './import.js';
+import { keysCommand } from './keys.js';
+import { migrateCommand } from './migrate.js';
+import { seedCommand } from './seed.js';
+import { serveCommand } from './serve.js';
+import { usageCommand } from './usage.js';
 
-/** The `calendar` command: one file per subcommand, loaded on demand so `--help` stays fast. */
-const subcommands: Record<string, { summary: string; load: () => Promise<(args: string[]) => Promise<number>> }> = {
-  serve: { summary: 'run the API (migrates, seeds the demo calendar into an empty database)', load: async () => (await import('./serve.js')).runServe },
-  migrate: { summary: 'bring the database schema up to date', load: async () => (await import('./migrate.js')).runMigrate },
-  import: { summary: 'import FILE [--replace]: load a calendar file (see docs/import-format.md)', load: async () => (await import('./import.js')).runImport },
-  seed: { summary: 'seed [--events N] [--seed S]: generate the demo calendar', load: async () => (await import('./seed.js')).runSeed },
-  keys: { summary: 'keys add|revoke|list: manage application keys', load: async () => (await import('./keys.js')).runKeys },
-  usage: { summary: 'usage [--days N] [--json]: request counts per key, client id and page origin', load: async () => (await import('./usage.js')).runUsage },
+/**
+ * The `calendar` command, one file per subcommand. The subcommand modules load their database
+ * and service code inside `run` only, so `--help` and usage errors answer at once and touch nothing.
+ */
+const commands: Readonly<Record<string, Command<any> | CommandGroup>> = {
+  serve: serveCommand,
+  migrate: migrateCommand,
+  import: importCommand,
+  seed: seedCommand,
+  keys: keysCommand,
+  usage: usageCommand,
 };
 
 function usage(): string {
-  const lines = Object.entries(subcommands).map(([name, s]) => `  ${name.padEnd(8)} ${s.summary}`);
-  return `Usage: calendar <command> [options]\n\nCommands:\n${lines.join('\n')}\n`;
+  const width = Math.max(...Object.keys(commands).map((name) => name.length));
+  const lines = Object.entries(commands).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
+  return (
+    'Usage: calendar <command> [options]\n\n' +
+    `Commands:\n${lines.join('\n')}\n  ${'help'.padEnd(width)}  help [command]: this list, or a command's help\n\n` +
+    'Run "calendar <command> --help" for a command\'s options. Configuration comes from the\n' +
+    'environment (DATABASE_URL, CALENDAR_DATA_DIR, PORT, ...: README.md, Configuration).\n'
+  );
 }
 
-async function main(argv: string[]): Promise<number> {
-  const [name, ...args] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+/** `calendar help [command [action]]`. */
+function help(words: readonly string[]): number {
+  if (words.length === 0 || words[0] === '--help' || words[0] === '-h') {
     process.stdout.write(usage());
-    return name ? 0 : 2;
+    return 0;
   }
-  const command = subcommands[name];
+  const command = findCommand(commands, words);
   if (!command) {
-    process.stderr.write(`calendar: unknown command "${name}"\n\n${usage()}`);
+    process.stderr.write(`calendar help: unknown command "${words.join(' ')}"\n\n${usage()}`);
     return 2;
   }
-  return (await command.load())(args);
+  process.stdout.write(helpText(command));
+  return 0;
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined) {
+    process.stderr.write(`calendar: missing command\n\n${usage()}`);
+    return 2;
+  }
+  if (name === 'help') return help(args);
+  if (name === '--help' || name === '-h') return help([]);
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!command) {
+    const problem = name.startsWith('-') ? `unknown option ${name}` : `unknown command "${name}"`;
+    process.stderr.write(`calendar: ${problem}\n\n${usage()}`);
+    return 2;
+  }
+  return runCommand(command, args);
+}
+
+/** What an operator can act on is one line; anything unexpected keeps its stack for us. */
+async function describeFailure(error: unknown): Promise<string> {
+  // A StartupError's message is the whole story (database unreachable, port in use): one line.
+  if (error instanceof StartupError) return error.message.replace(/\s*\n\s*/g, ' ');
+  // Loaded here rather than at the top: the module is already in memory when readConfig threw,
+  // and `--help` does not pay for the configuration schema.
+  const { ConfigError } = await import('../config.js');
+  if (error instanceof ConfigError) return error.message;
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
 main(process.argv.slice(2)).then(
   (code) => {
-    // `serve` keeps running; the others exit with their code.
+    // `serve` returns -1 and keeps running until a signal; the others exit with their status.
     if (code !== -1) process.exitCode = code;
   },
-  (error: unknown) => {
-    process.stderr.write(`calendar: ${error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 1;
+  async (error: unknown) => {
+    process.stderr.write(`calendar: ${await describeFailure(error)}\n`);
+    // Exit now rather than when the event loop drains: a half-started service (an open pool, a
+    // timer) must not leave a failed command hanging. Writes to a pipe or file are synchronous here.
+    process.exit(1);
   },
 );

@@ -1,18 +1,9 @@
-import { parseArgs } from 'node:util';
-import { clockFrom, readConfig } from '../config.js';
-import { migrateToLatest, openDatabase } from '../db/open-database.js';
-import { listUsageCounts, type UsageReportRow } from '../db/repositories/usage-counts.js';
-import { osloWallClock } from '../domain/oslo-time.js';
+import type { UsageReportRow } from '../db/repositories/usage-counts.js';
+import { defineCommand } from './command.js';
+import { exactOperands, flag, optionText, wholeNumber } from './command-line.js';
+import { withMigratedDatabase } from './with-migrated-database.js';
 
-const HELP = `Usage: calendar usage [--days N] [--json]
-
-Prints the request counts per day, application key, client id (X-Client-Id) and page origin
-(X-Page-Url), newest day first. Requests without a key, or with an unknown or revoked one, are
-counted as anonymous. Counts are written by the running service every few seconds.
-
-  --days N   the last N days, today included (default 30)
-  --json     one JSON array instead of a table
-`;
+const MAX_DAYS = 3660;
 
 function caller(row: UsageReportRow): string {
   if (row.keyHash === '') return 'anonymous';
@@ -30,35 +21,33 @@ function table(rows: UsageReportRow[]): string {
 }
 
 /** `calendar usage`: the counts the service gathered in `usage_counts`. */
-export async function runUsage(args: string[]): Promise<number> {
-  let values: { days?: string; json?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({ args, options: { days: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
-  } catch (error) {
-    process.stderr.write(`calendar usage: ${(error as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  const days = values.days === undefined ? 30 : Number(values.days);
-  if (!Number.isInteger(days) || days < 1) {
-    process.stderr.write(`calendar usage: --days must be a whole number of at least 1, not "${values.days}"\n`);
-    return 2;
-  }
-  const config = readConfig();
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.CALENDAR_DATA_DIR, schema: config.DATABASE_SCHEMA });
-  try {
-    // A database the service never ran on has no table yet: an empty report, not an error.
-    await migrateToLatest(database.db);
-    const since = osloWallClock(new Date(clockFrom(config)().getTime() - (days - 1) * 86_400_000)).date;
-    const rows = await listUsageCounts(database.db, { since });
-    if (values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-    else if (rows.length === 0) process.stdout.write(`No requests counted since ${since}.\n`);
-    else process.stdout.write(table(rows));
-    return 0;
-  } finally {
-    await database.close();
-  }
-}
+export const usageCommand = defineCommand({
+  name: 'usage',
+  summary: 'request counts per key, client id and page origin',
+  description: `
+Prints the request counts per day, application key, client id (X-Client-Id) and page origin
+(X-Page-Url), newest day first. Requests without a key, or with an unknown or revoked one, are
+counted as anonymous. Counts are written by the running service every few seconds.`,
+  options: {
+    days: { value: 'N', description: `the last N days, today included, 1 to ${MAX_DAYS} (default 30)` },
+    json: { description: 'one JSON array instead of a table' },
+  },
+  parse: (line) => {
+    exactOperands(line, []);
+    return { days: wholeNumber('days', optionText(line, 'days', '30'), 1, MAX_DAYS), json: flag(line, 'json') };
+  },
+  async run({ days, json }) {
+    const { clockFrom } = await import('../config.js');
+    const { listUsageCounts } = await import('../db/repositories/usage-counts.js');
+    const { osloWallClock } = await import('../domain/oslo-time.js');
+    // A database the service never ran on has no table yet: migrating first gives an empty report, not an error.
+    return withMigratedDatabase(async (db, config) => {
+      const since = osloWallClock(new Date(clockFrom(config)().getTime() - (days - 1) * 86_400_000)).date;
+      const rows = await listUsageCounts(db, { since });
+      if (json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      else if (rows.length === 0) process.stdout.write(`No requests counted since ${since}.\n`);
+      else process.stdout.write(table(rows));
+      return 0;
+    });
+  },
+});

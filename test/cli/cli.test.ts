@@ -1,31 +1,15 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const BIN = fileURLToPath(new URL('../../bin/calendar.js', import.meta.url));
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { runCalendar, type Run } from './calendar-process.js';
 
 /**
  * The CLI as a process, on an embedded database in `dataDir`. Each start costs a few seconds
  * (PGlite boots and migrates), so the steps share one data directory and run in order.
  */
 function calendar(dataDir: string, args: string[]): Promise<Run> {
-  // The embedded database whatever the surrounding environment points at.
-  const { DATABASE_URL: _url, DATABASE_SCHEMA: _schema, ...env } = process.env;
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...env, CALENDAR_DATA_DIR: dataDir }, timeout: 120_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runCalendar(args, { CALENDAR_DATA_DIR: dataDir });
 }
 
 const goodFile = {
@@ -79,6 +63,11 @@ describe('calendar CLI', { timeout: 180_000 }, () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Imported 1 categories, 1 venues, 0 organizers, 1 events \(1 dates\), 0 API keys in \d+\.\d s\.\n$/);
+  });
+
+  it('migrates: nothing left to apply on a database the import already migrated', async () => {
+    const run = await calendar(dataDir, ['migrate']);
+    expect(run).toEqual({ code: 0, signal: null, stdout: 'The schema is up to date.\n', stderr: '' });
   });
 
   it('seeds the demo calendar', async () => {

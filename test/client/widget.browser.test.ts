@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { DateTime } from 'luxon';
 import { fileURLToPath } from 'node:url';
 import { startService, type RunningService } from '../../src/app.js';
@@ -8,6 +8,7 @@ import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { createCalendarClient, type CalendarClient } from '../../src/client/index.js';
 import { EventsPageDocument, type EventsPageQuery } from '../../generated/client/graphql.js';
+import { browserTests, launchChromium } from '../support/chromium.js';
 import { createTestDatabase } from '../support/test-database.js';
 import { IMAGE_HOST, NOW, pictureSvg, widgetCalendar } from './fixtures/widget-calendar.js';
 
@@ -54,6 +55,8 @@ function expectCardsToMatch(cards: Card[], events: readonly PageEvent[]) {
 }
 
 beforeAll(async () => {
+  if (!browserTests.run) return;
+  browser = await launchChromium();
   database = await createTestDatabase();
   await importCalendar(database.db, widgetCalendar);
   service = await startService(readConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }), {
@@ -62,10 +65,6 @@ beforeAll(async () => {
     clock: () => NOW,
   });
   api = createCalendarClient({ endpoint: service.url });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
   // A reader far from Oslo, in another language: the widget must still show Oslo times.
   const context = await browser.newContext({ viewport: { width: 1180, height: 900 }, deviceScaleFactor: 1, timezoneId: 'America/Los_Angeles', locale: 'en-US' });
   await context.route(`${IMAGE_HOST}/**`, (route) =>
@@ -88,7 +87,7 @@ afterAll(async () => {
   await database?.close();
 });
 
-describe('widget in Chromium', () => {
+describe.skipIf(!browserTests.run)('widget in Chromium', () => {
   it('serves the page and the bundled script', async () => {
     const base = service.url.replace(/\/graphQL$/, '');
     const html = await fetch(`${base}/widget`);

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { browserTests, launchChromium } from '../support/chromium.js';
+import { browserTests, CHROMIUM_PATH, launchChromium } from '../support/chromium.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { httpCalendar, NOW } from './fixtures/http-calendar.js';
 
@@ -12,15 +12,15 @@ let browser: Browser;
 
 beforeAll(async () => {
   if (!browserTests.run) return;
-  server = await startTestServer({ calendar: httpCalendar, clock: () => NOW });
   browser = await launchChromium();
+  server = await startTestServer({ calendar: httpCalendar, clock: () => NOW });
 });
 afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
 
-describe.skipIf(!browserTests.run)(`sandbox in a real browser${browserTests.run ? '' : ` (skipped: ${browserTests.skipNote})`}`, () => {
+describe.skipIf(!browserTests.run)(`sandbox in a real browser (Chromium at ${CHROMIUM_PATH})`, () => {
   it('loads GraphiQL from our origin only, autocompletes, runs a typed query and shows the data', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/calendar.js', import.meta.url));
 
 /** `calendar serve` as a real process (what an operator runs), with its output kept for assertions. */
 export interface ServiceProcess {
@@ -19,7 +19,7 @@ export interface ServiceProcess {
 
 export function startServiceProcess(env: Record<string, string>): ServiceProcess {
   const { DATABASE_URL: _url, REDIS_URL: _redis, DATABASE_SCHEMA: _schema, ...inherited } = process.env;
-  const child = spawn(TSX, ['src/cli/main.ts', 'serve'], {
+  const child = spawn(process.execPath, [BIN, 'serve'], {
     cwd: ROOT,
     env: { ...inherited, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,121 @@
+import { asksForHelp, parseCommandLine, UsageError, type CommandLine, type OptionSpec } from './command-line.js';
+
+/**
+ * One `calendar` command. Reading the arguments (`parse`) is separate from doing the work (`run`):
+ * `--help` and every bad argument are answered before `run` is called, so they never open the
+ * database, and a command module imports its heavy dependencies inside `run` only.
+ */
+export interface Command<Input = unknown> {
+  /** The words after `calendar`: `seed`, or `keys add` for an action of a group. */
+  name: string;
+  /** One line for `calendar help`. */
+  summary: string;
+  /** Operands in the synopsis, e.g. `FILE`. */
+  operands?: string;
+  /** Paragraphs printed by `--help` between the synopsis and the options. */
+  description?: string;
+  options: Readonly<Record<string, OptionSpec>>;
+  /** Checks the arguments and returns what `run` needs; throws UsageError. Touches nothing outside. */
+  parse(line: CommandLine): Input | Promise<Input>;
+  /** Does the work; resolves with the exit status, or -1 for a command that keeps running (`serve`). */
+  run(input: Input): Promise<number>;
+}
+
+/** A command whose first operand picks one of its actions: `calendar keys add|revoke|list`. */
+export interface CommandGroup {
+  name: string;
+  summary: string;
+  description?: string;
+  actions: Readonly<Record<string, Command<any>>>;
+}
+
+/** Types `parse` and `run` against each other. */
+export function defineCommand<Input>(command: Command<Input>): Command<Input> {
+  return command;
+}
+
+export function isCommandGroup(command: Command<any> | CommandGroup): command is CommandGroup {
+  return 'actions' in command;
+}
+
+function synopsis(command: Command<any>): string {
+  const options = Object.entries(command.options).map(([name, spec]) => {
+    const text = `--${name}${spec.value ? ` ${spec.value}` : ''}`;
+    return spec.required ? text : `[${text}]`;
+  });
+  return ['calendar', command.name, command.operands, ...options].filter(Boolean).join(' ');
+}
+
+function table(rows: readonly (readonly [string, string])[]): string {
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`).join('\n');
+}
+
+function optionsSection(command: Command<any>): string {
+  const rows = Object.entries(command.options).map(([name, spec]) => [`--${name}${spec.value ? ` ${spec.value}` : ''}`, spec.description] as const);
+  return `Options:\n${table([...rows, ['-h, --help', 'show this help']])}\n`;
+}
+
+/** Synopsis and options: what follows a usage error. */
+export function usageText(command: Command<any> | CommandGroup): string {
+  if (isCommandGroup(command)) {
+    const rows = Object.values(command.actions).map((action) => [synopsis(action), action.summary] as const);
+    return `Usage:\n${table(rows)}\n`;
+  }
+  return `Usage: ${synopsis(command)}\n\n${optionsSection(command)}`;
+}
+
+/** The whole `--help` text. */
+export function helpText(command: Command<any> | CommandGroup): string {
+  const description = command.description ? `\n${command.description.trim()}\n` : '';
+  if (isCommandGroup(command)) {
+    return `${usageText(command)}${description}\nRun "calendar ${command.name} <action> --help" for an action's options.\n`;
+  }
+  return `Usage: ${synopsis(command)}\n${description}\n${optionsSection(command)}`;
+}
+
+function reportUsageError(command: Command<any> | CommandGroup, message: string): number {
+  process.stderr.write(`calendar ${command.name}: ${message}\n${usageText(command)}`);
+  return 2;
+}
+
+/**
+ * Runs `command` on its arguments: help on stdout with status 0; a bad argument on stderr with
+ * the command's usage and status 2; otherwise what `run` resolves with. Other errors propagate.
+ */
+export async function runCommand(command: Command<any> | CommandGroup, args: readonly string[]): Promise<number> {
+  if (isCommandGroup(command)) {
+    const [action, ...rest] = args;
+    if (action === undefined) return reportUsageError(command, 'missing action');
+    if (action === '--help' || action === '-h' || action === 'help') {
+      process.stdout.write(helpText(command));
+      return 0;
+    }
+    const chosen = Object.hasOwn(command.actions, action) ? command.actions[action] : undefined;
+    if (!chosen) return reportUsageError(command, action.startsWith('-') ? `unknown option ${action}` : `unknown action "${action}"`);
+    return runCommand(chosen, rest);
+  }
+  if (asksForHelp(args)) {
+    process.stdout.write(helpText(command));
+    return 0;
+  }
+  let input: unknown;
+  try {
+    input = await command.parse(parseCommandLine(args, command.options));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return reportUsageError(command, error.message);
+  }
+  return command.run(input);
+}
+
+/** The command named by `words` (`['keys', 'add']`), for `calendar help keys add`. */
+export function findCommand(root: Readonly<Record<string, Command<any> | CommandGroup>>, words: readonly string[]): Command<any> | CommandGroup | undefined {
+  const [first, ...rest] = words;
+  let found = first !== undefined && Object.hasOwn(root, first) ? root[first] : undefined;
+  for (const word of rest) {
+    if (!found || !isCommandGroup(found) || !Object.hasOwn(found.actions, word)) return undefined;
+    found = found.actions[word];
+  }
+  return found;
+}

@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:net';
+import { generateDemoCalendar } from '../../src/import/demo-calendar.js';
+import { runCalendar, startServe, type ServeProcess } from './calendar-process.js';
+
+const SERVE_ENV = { PORT: '0', HOST: '127.0.0.1', CALENDAR_DATA_DIR: 'memory://', DEMO_EVENTS: '20', LOG_LEVEL: 'silent' };
+
+let serving: ServeProcess | undefined;
+let blocker: Server | undefined;
+
+afterEach(async () => {
+  if (serving && serving.child.exitCode === null && serving.child.signalCode === null) {
+    serving.child.kill('SIGKILL');
+    await serving.exited;
+  }
+  serving = undefined;
+  await new Promise<void>((resolve) => (blocker ? blocker.close(() => resolve()) : resolve()));
+  blocker = undefined;
+});
+
+// What an operator runs: the installed bin (node bin/calendar.js), not tsx's CLI.
+describe('calendar serve (bin/calendar.js as a process)', { timeout: 120_000 }, () => {
+  it('listens, answers a query on the seeded demo calendar, and exits 0 on SIGTERM', async () => {
+    serving = startServe(SERVE_ENV);
+    const url = await serving.listening;
+    expect(url).toMatch(/^http:\/\/[^/]+:\d+\/graphQL$/);
+
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query: '{ categories { id } }' }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { data?: { categories: { id: string }[] }; errors?: unknown };
+    expect(body.errors).toBeUndefined();
+    // The demo calendar's top-level categories, hidden ones included (sub-categories are not listed).
+    const demo = generateDemoCalendar({ events: 0, seed: 1, today: new Date() });
+    const expected = (demo.categories ?? []).filter((category) => !category.parent).map((category) => category.id);
+    expect(expected.length).toBeGreaterThan(10);
+    expect(body.data!.categories.map((category) => category.id).sort()).toEqual([...expected].sort());
+
+    serving.child.kill('SIGTERM');
+    const run = await serving.exited;
+    expect({ code: run.code, signal: run.signal, stderr: run.stderr }).toEqual({ code: 0, signal: null, stderr: '' });
+  });
+
+  it('reports a start-up failure (port in use) as one line, without a stack, with status 1', async () => {
+    blocker = createServer();
+    await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+
+    const run = await runCalendar(['serve'], { ...SERVE_ENV, PORT: String(port) });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(new RegExp(`^calendar: Cannot listen on 127\\.0\\.0\\.1:${port}: [^\\n]+\\n$`));
+  });
+
+  it('reports a bad setting by name, without a stack, with status 1', async () => {
+    const run = await runCalendar(['serve'], { ...SERVE_ENV, PORT: 'eighty' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.split('\n')[0]).toBe('calendar: Invalid configuration:');
+    expect(run.stderr).toMatch(/^ {2}PORT: /m);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+  });
+});
