@@ -24,9 +24,4 @@ export class DatabaseHealth {
     this.since = undefined;
     this.logger?.info({ outageSeconds: seconds }, 'database reachable again');
   }
-
-  /** When the current outage started (epoch ms), undefined when none is known. */
-  get unavailableSince(): number | undefined {
-    return this.since;
-  }
 }

@@ -22,8 +22,9 @@ export function sendHealth(res: ServerResponse): void {
  * what the code needs), 503 with Retry-After otherwise, so a load balancer sends traffic elsewhere.
  */
 export async function sendReadiness(res: ServerResponse, checkReady: () => Promise<Readiness>): Promise<void> {
+  // A check that throws says nothing about the database: report it unready, without its internals.
   const readiness = await checkReady().catch(
-    (error: unknown): Readiness => ({ ready: false, database: 'unreachable', schema: 'unknown', reason: error instanceof Error ? error.message : String(error) }),
+    (): Readiness => ({ ready: false, database: 'unreachable', schema: 'unknown', reason: 'the readiness check failed' }),
   );
   const { ready, ...details } = readiness;
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...(ready ? {} : { 'Retry-After': String(RETRY_AFTER_SECONDS) }) };

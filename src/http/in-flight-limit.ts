@@ -18,8 +18,4 @@ export class InFlightLimit {
   leave(): void {
     this.running -= 1;
   }
-
-  get inFlight(): number {
-    return this.running;
-  }
 }

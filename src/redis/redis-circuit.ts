@@ -35,11 +35,6 @@ export class RedisCircuit {
     redis.on('ready', () => this.succeed());
   }
 
-  /** Whether a command would be sent now. */
-  get available(): boolean {
-    return this.redis.status === 'ready' && Date.now() >= this.openUntil;
-  }
-
   /** Runs `command` unless the circuit is open; any failure gives `fallback`. Never throws. */
   async call<T, F>(command: (redis: Redis) => Promise<T>, fallback: F): Promise<T | F> {
     if (this.redis.status !== 'ready') return fallback;
