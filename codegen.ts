@@ -1,13 +1,18 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
+import { persistedDocumentsPlugin } from './codegen/persisted-documents.ts';
 
 /**
- * One config, two outputs: resolver typings from the SDL (the source of truth), and a typed client
- * with a persisted-documents manifest from the trusted operations in `queries/`.
+ * One config, three outputs: resolver typings from the SDL (the source of truth); the typed
+ * documents of the trusted operations in `queries/` for the client package; and the manifest of
+ * those same documents that the server trusts. The last two come from one plugin, which hashes
+ * the exact text the client sends: one hash per document everywhere.
  */
 const config: CodegenConfig = {
   schema: 'schema.graphql',
   documents: ['queries/**/*.graphql'],
   emitLegacyCommonJSImports: false,
+  // Our own plugin is loaded from here; every other one the usual way.
+  pluginLoader: async (name: string) => (name === '@graphql-codegen/persisted-documents' ? persistedDocumentsPlugin : import(name)),
   generates: {
     'generated/resolvers-types.ts': {
       plugins: ['typescript', 'typescript-resolvers'],
@@ -33,20 +38,24 @@ const config: CodegenConfig = {
         avoidOptionals: { field: true, inputValue: false, object: false, defaultValue: false },
       },
     },
-    'generated/client/': {
-      preset: 'client',
-      presetConfig: {
-        // Hash → document manifest; SHA-256 so hashes equal the automatic-persisted-query ones.
-        persistedDocuments: { hashAlgorithm: 'sha256' },
-        fragmentMasking: false,
-      },
+    // Inside the client package, so that its build compiles only its own folder. Plain typed strings,
+    // not the client preset's TypedDocumentString: no import of @graphql-typed-document-node (and
+    // graphql) in the published types, nothing a bundler must keep, and the text sent is the text hashed.
+    'packages/client/src/generated/documents.ts': {
+      plugins: [
+        // First, so that its "generated" line heads the file; the types follow the documents.
+        { 'persisted-documents': { output: 'documents' } },
+        'typescript-operations',
+      ],
       config: {
         useTypeImports: true,
         strictScalars: true,
         enumsAsTypes: true,
-        // String documents: the browser client needs no GraphQL parser at run time.
-        documentMode: 'string',
       },
+    },
+    // The server's trusted documents, `sha256:<hex>` → the text above.
+    'generated/persisted-documents.json': {
+      plugins: [{ 'persisted-documents': { output: 'manifest' } }],
     },
   },
 };

@@ -1,6 +1,6 @@
 /**
  * Size of the browser client, minified and gzipped, as an app pays for it: bundles
- * `src/client/index.ts` for the browser with esbuild (everything it exports), then the runtime
+ * `packages/client/src/index.ts` for the browser with esbuild (everything it exports), then the runtime
  * alone, the helpers alone and the widget, and prints raw, minified and gzip bytes. Fails when
  * graphql-js would reach the browser bundle (the client imports only its types).
  *
@@ -34,10 +34,10 @@ async function measure(name: string, entry: { file: string } | { contents: strin
 }
 
 const rows = [
-  await measure('src/client/index.ts (all exports)', { file: 'src/client/index.ts' }),
-  await measure('runtime: createCalendarClient', { contents: `export { createCalendarClient, CalendarRequestError } from './src/client/index.ts';` }),
+  await measure('packages/client/src/index.ts (all exports)', { file: 'packages/client/src/index.ts' }),
+  await measure('runtime: createCalendarClient', { contents: `export { createCalendarClient, CalendarRequestError } from './packages/client/src/index.ts';` }),
   await measure('helpers: dates, images, prices, labels', {
-    contents: `export { parseServiceTimestamp, formatOslo, eventEnd, occurrenceKey, coverImage, focusStyle, priceDisplay, categoryLabeler } from './src/client/index.ts';`,
+    contents: `export { parseServiceTimestamp, formatOslo, eventEnd, occurrenceKey, coverImage, focusStyle, priceDisplay, categoryLabeler } from './packages/client/src/index.ts';`,
   }),
   await measure('widget (src/client/widget/main.ts, with its documents)', { file: 'src/client/widget/main.ts' }),
 ];

@@ -22,6 +22,7 @@ export function requestMediaType(req: IncomingMessage): string {
  * a 400 whose message mentions CSRF; a POST of a simple content type is refused the same way.
  */
 export function isCsrfSafe(req: IncomingMessage): boolean {
-  if (req.method === 'GET') return String(req.headers[PREFLIGHT_HEADER.toLowerCase()] ?? '').trim() !== '';
+  // HEAD is a GET without the body: the same rule, or it would tell a prober the GET's status and headers.
+  if (req.method === 'GET' || req.method === 'HEAD') return String(req.headers[PREFLIGHT_HEADER.toLowerCase()] ?? '').trim() !== '';
   return !SIMPLE_TYPES.has(requestMediaType(req));
 }

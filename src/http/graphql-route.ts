@@ -28,18 +28,22 @@ export interface GraphQLRouteOptions {
   executionTimeoutMs?: number | undefined;
 }
 
-/** GET and POST /graphQL: decide (CSRF, parameters, persisted query), execute, then write with caching headers. */
+/**
+ * GET, HEAD and POST /graphQL: decide (CSRF, parameters, persisted query), execute, then write with
+ * caching headers. HEAD is a GET whose body Node leaves out (HTTP: same status and headers).
+ */
 export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, url: URL, options: GraphQLRouteOptions): Promise<void> {
+  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
   const mediaType = negotiateGraphQLMediaType(req);
-  const vary: Record<string, string> = req.method === 'GET' ? { Vary: GRAPHQL_VARY } : {};
+  const vary: Record<string, string> = method === 'GET' ? { Vary: GRAPHQL_VARY } : {};
   if (!isCsrfSafe(req)) return sendRequestError(res, CSRF_MESSAGE, 'BAD_REQUEST', 400, { mediaType, headers: vary });
 
-  if (req.method === 'POST' && requestMediaType(req) !== 'application/json') {
+  if (method === 'POST' && requestMediaType(req) !== 'application/json') {
     return sendRequestError(res, 'Send the POST body as JSON with Content-Type: application/json.', 'UNSUPPORTED_MEDIA_TYPE', 415, { mediaType });
   }
 
   let parsed: ParamsOutcome;
-  if (req.method === 'GET') {
+  if (method === 'GET') {
     parsed = paramsFromSearch(url.searchParams);
   } else {
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -55,10 +59,10 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
       });
     }
   }
-  if (!parsed.ok) return send(res, req, { result: parsed.error }, mediaType);
+  if (!parsed.ok) return send(res, method, req, { result: parsed.error }, mediaType);
 
   const resolved = await resolvePersistedQuery(parsed.params, options.persistedQueries);
-  if (!resolved.ok) return send(res, req, { result: resolved.error }, mediaType);
+  if (!resolved.ok) return send(res, method, req, { result: resolved.error }, mediaType);
   const params = resolved.params;
   if (params.query === undefined) {
     const message = 'Send the operation in the "query" parameter, or a persisted query hash in extensions.persistedQuery.';
@@ -70,9 +74,11 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
     return sendResult(res, { errors: [busy] }, { mediaType, headers: vary });
   }
   try {
-    const helixRequest = { body: params, headers: req.headers, method: req.method ?? 'GET', query: Object.fromEntries(url.searchParams) };
+    const helixRequest = { body: params, headers: req.headers, method, query: Object.fromEntries(url.searchParams) };
     const outcome = await executeGraphQL(options.getEnveloped, helixRequest, params, options.logger, options.executionTimeoutMs);
-    send(res, req, outcome, mediaType);
+    // Kept only once it ran (a `data` entry: parsed and validated), so no stored text is junk.
+    if (resolved.register && 'data' in outcome.result) await options.persistedQueries.register(resolved.register.hash, resolved.register.text);
+    send(res, method, req, outcome, mediaType);
   } finally {
     options.inFlight.leave();
   }
@@ -83,17 +89,17 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
  * no errors and no per-caller notice, is public; everything else is `no-store` (errors, POST, and
  * answers carrying a notice, which differ per caller).
  */
-function send(res: ServerResponse, req: IncomingMessage, outcome: GraphQLOutcome, mediaType: GraphQLMediaType): void {
+function send(res: ServerResponse, method: string, req: IncomingMessage, outcome: GraphQLOutcome, mediaType: GraphQLMediaType): void {
   const { result, freshness } = outcome;
   const status = httpStatusFor(result, mediaType);
   const body = serializeResult(result);
   const notice = result.extensions?.['notice'];
   const publicControl =
-    req.method === 'GET' && status === 200 && !result.errors && notice === undefined && freshness ? publicCacheControl(freshness) : undefined;
+    method === 'GET' && status === 200 && !result.errors && notice === undefined && freshness ? publicCacheControl(freshness) : undefined;
   if (!publicControl) {
     // A notice is meant for this caller alone: `private` tells every cache on the way.
     const control = notice === undefined ? NO_STORE : `private, ${NO_STORE}`;
-    const headers = { 'Cache-Control': control, ...httpHeadersFor(result), ...(req.method === 'GET' ? { Vary: GRAPHQL_VARY } : {}) };
+    const headers = { 'Cache-Control': control, ...httpHeadersFor(result), ...(method === 'GET' ? { Vary: GRAPHQL_VARY } : {}) };
     return sendJson(res, status, body, headers, mediaType);
   }
   const etag = entityTag(body, mediaType);

@@ -5,15 +5,25 @@ import type { RedisCircuit } from '../redis/redis-circuit.js';
 import { requestError } from './respond.js';
 import type { GraphQLParams } from './request-params.js';
 
-/** The manifest codegen writes: `sha256:<hex>` → document text (the trusted operations in `queries/`). */
-export const persistedDocumentsPath = new URL('../../generated/client/persisted-documents.json', import.meta.url);
+/**
+ * The manifest codegen writes: `sha256:<hex>` → document text (the trusted operations in `queries/`),
+ * the same texts and hashes as the client package's typed documents.
+ */
+export const persistedDocumentsPath = new URL('../../generated/persisted-documents.json', import.meta.url);
 
+/**
+ * Reads the trusted manifest. Every key must be the SHA-256 of its text, the text a client sends and
+ * hashes: a manifest that says otherwise would answer one document's hash with another document's
+ * data, so it stops the start instead.
+ */
 export function loadPersistedDocuments(path: URL | string = persistedDocumentsPath): Map<string, string> {
   const manifest = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
   const documents = new Map<string, string>();
   for (const [id, text] of Object.entries(manifest)) {
     const hash = normalizeHash(id);
-    if (hash && typeof text === 'string') documents.set(hash, text);
+    if (!hash || typeof text !== 'string') throw new Error(`${String(path)}: "${id}" is not a sha256:<hex> key with a document text`);
+    if (sha256Hex(text) !== hash) throw new Error(`${String(path)}: "${id}" is not the SHA-256 of its text; run npm run codegen`);
+    documents.set(hash, text);
   }
   return documents;
 }
@@ -29,6 +39,50 @@ export function normalizeHash(value: string): string | undefined {
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
+
+/**
+ * Registers a document in Redis within two caps, atomically. KEYS: the index (sorted set, hash →
+ * registration time in µs by Redis' clock, kept strictly increasing so that order is exact), the
+ * sizes (hash → bytes, plus the total under `#bytes`) and the document's key. ARGV: hash, text, TTL
+ * in seconds, most documents, most bytes, document key prefix. Entries whose TTL has passed are
+ * dropped first; then the least recently registered until both caps hold. Returns the number of
+ * documents evicted for the caps. The keys of evicted documents are derived from the prefix, so
+ * this needs one Redis (not a Cluster), as the service uses.
+ */
+const REGISTER_SCRIPT = `
+local index, sizes, key = KEYS[1], KEYS[2], KEYS[3]
+local hash, text, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local maxEntries, maxBytes, prefix = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local last = redis.call('ZRANGE', index, -1, -1, 'WITHSCORES')[2]
+if last and tonumber(last) >= now then now = tonumber(last) + 1 end
+local function drop(member)
+  local size = redis.call('HGET', sizes, member)
+  if size then
+    redis.call('HINCRBY', sizes, '#bytes', -tonumber(size))
+    redis.call('HDEL', sizes, member)
+  end
+  redis.call('ZREM', index, member)
+  redis.call('DEL', prefix .. member)
+end
+for _, member in ipairs(redis.call('ZRANGEBYSCORE', index, '-inf', now - ttl * 1000000)) do drop(member) end
+drop(hash)
+redis.call('SET', key, text, 'EX', ttl)
+redis.call('ZADD', index, now, hash)
+redis.call('HSET', sizes, hash, #text)
+redis.call('HINCRBY', sizes, '#bytes', #text)
+local evicted = 0
+while redis.call('ZCARD', index) > maxEntries or tonumber(redis.call('HGET', sizes, '#bytes')) > maxBytes do
+  local oldest = redis.call('ZRANGE', index, 0, 0)[1]
+  if oldest == hash then break end
+  drop(oldest)
+  evicted = evicted + 1
+end
+redis.call('EXPIRE', index, ttl)
+redis.call('EXPIRE', sizes, ttl)
+return evicted
+`;
 
 export interface PersistedQueryStoreOptions {
   /** Trusted documents by hex hash (from {@link loadPersistedDocuments}). */
@@ -47,11 +101,19 @@ export interface PersistedQueryStoreOptions {
    * @default 86400
    */
   redisTtlSeconds?: number;
+  /**
+   * Registered documents kept in Redis, across all instances; past it the least recently registered
+   * go. Anyone may register documents, so Redis holds a bounded number of them, not whatever a
+   * script sends in a day. @default 10000
+   */
+  redisMaxEntries?: number;
+  /** Bytes of registered document text kept in Redis, across all instances. @default 16 MiB */
+  redisMaxBytes?: number;
 }
 
 /**
  * Persisted queries by SHA-256 of the document text: the trusted manifest first, then documents
- * registered by clients (automatic persisted queries) in a bounded LRU, then Redis.
+ * registered by clients (automatic persisted queries) in a bounded LRU, then Redis (bounded too).
  */
 export class PersistedQueryStore {
   private readonly registered = new Map<string, string>();
@@ -59,15 +121,24 @@ export class PersistedQueryStore {
   private readonly maxEntries: number;
   private readonly maxCharacters: number;
   private readonly prefix: string;
+  private readonly redisMaxEntries: number;
+  private readonly redisMaxBytes: number;
 
   constructor(private readonly options: PersistedQueryStoreOptions) {
     this.maxEntries = options.maxEntries ?? 1000;
     this.maxCharacters = options.maxCharacters ?? 5_000_000;
     this.prefix = `${options.namespace ?? 'calendar'}:apq:`;
+    this.redisMaxEntries = options.redisMaxEntries ?? 10_000;
+    this.redisMaxBytes = options.redisMaxBytes ?? 16 * 1024 * 1024;
   }
 
   isTrusted(hash: string): boolean {
     return this.options.trusted.has(hash);
+  }
+
+  /** Registered documents held in this process now. */
+  get localSize(): { entries: number; characters: number } {
+    return { entries: this.registered.size, characters: this.characters };
   }
 
   async lookup(hash: string): Promise<string | undefined> {
@@ -89,12 +160,18 @@ export class PersistedQueryStore {
     return shared;
   }
 
+  /** Keeps a document the caller has checked (its hash is the SHA-256 of `text`). */
   async register(hash: string, text: string): Promise<void> {
     if (this.isTrusted(hash)) return;
     this.remember(hash, text);
     const redis = this.options.redis;
-    if (!redis) return;
-    await redis.call((client) => client.set(this.prefix + hash, text, 'EX', this.options.redisTtlSeconds ?? 86_400), undefined);
+    if (!redis || Buffer.byteLength(text) > this.redisMaxBytes) return;
+    const ttl = this.options.redisTtlSeconds ?? 86_400;
+    const keys = [`${this.prefix}#index`, `${this.prefix}#sizes`, this.prefix + hash];
+    await redis.call(
+      (client) => client.eval(REGISTER_SCRIPT, keys.length, ...keys, hash, text, ttl, this.redisMaxEntries, this.redisMaxBytes, this.prefix),
+      undefined,
+    );
   }
 
   private remember(hash: string, text: string): void {
@@ -114,7 +191,12 @@ export class PersistedQueryStore {
   }
 }
 
-export type PersistedQueryOutcome = { ok: true; params: GraphQLParams } | { ok: false; error: ExecutionResult };
+/**
+ * The request's parameters with the document text in place. `register` is set when the request
+ * brought a new document with its hash: the caller keeps it once the document has run (parsed and
+ * validated), so text that is not a valid operation is never stored.
+ */
+export type PersistedQueryOutcome = { ok: true; params: GraphQLParams; register?: { hash: string; text: string } } | { ok: false; error: ExecutionResult };
 
 /** A bad reference is a 400; an unknown hash is 200, so clients of the persisted-query protocol retry with the text. */
 const fail = (message: string, code: 'BAD_REQUEST' | 'PERSISTED_QUERY_NOT_FOUND'): PersistedQueryOutcome => ({
@@ -129,7 +211,7 @@ const fail = (message: string, code: 'BAD_REQUEST' | 'PERSISTED_QUERY_NOT_FOUND'
  *   (GraphQL over HTTP persisted documents), with or without the `sha256:` prefix.
  * - Hash without text: the trusted or registered document runs; unknown → `PersistedQueryNotFound`
  *   (status 200, so clients retry with the text).
- * - Hash with text: the hash must be the text's SHA-256 (400 otherwise); the text is registered.
+ * - Hash with text: the hash must be the text's SHA-256 (400 otherwise); the text is to be registered.
  * - Neither: the request is left as it is (arbitrary queries stay allowed: this is a public API).
  */
 export async function resolvePersistedQuery(params: GraphQLParams, store: PersistedQueryStore): Promise<PersistedQueryOutcome> {
@@ -151,8 +233,7 @@ export async function resolvePersistedQuery(params: GraphQLParams, store: Persis
 
   if (params.query !== undefined) {
     if (sha256Hex(params.query) !== hash) return fail('provided sha does not match query', 'BAD_REQUEST');
-    await store.register(hash, params.query);
-    return { ok: true, params };
+    return { ok: true, params, register: { hash, text: params.query } };
   }
   const text = await store.lookup(hash);
   if (text === undefined) return fail('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND');

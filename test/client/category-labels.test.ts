@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { categoryLabeler } from '../../src/client/index.js';
+import { categoryLabeler } from '../../packages/client/src/index.js';
 
 const categories = [
   {

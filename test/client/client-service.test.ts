@@ -1,10 +1,11 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/app.js';
 import { readConfig } from '../../src/config.js';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
-import { CalendarRequestError, createCalendarClient, type CalendarDocument, type FetchLike } from '../../src/client/index.js';
-import { CategoriesDocument, EventsPageDocument } from '../../generated/client/graphql.js';
+import { CalendarRequestError, createCalendarClient, type CalendarDocument, type FetchLike } from '../../packages/client/src/index.js';
+import { CategoriesDocument, EventsPageDocument } from '../../packages/client/src/generated/documents.js';
 import { createTestDatabase } from '../support/test-database.js';
 import { NOW, widgetCalendar } from './fixtures/widget-calendar.js';
 
@@ -35,13 +36,48 @@ afterAll(async () => {
 });
 
 describe('client against the running service', () => {
-  it('gets a trusted document by its manifest hash in one GET', async () => {
+  it('gets a trusted document by the hash of its text in one GET', async () => {
     const { fetch, calls } = recordingFetch();
     const client = createCalendarClient({ endpoint: service.url, fetch });
     const { events } = await client.request(EventsPageDocument, { pageSize: 2 });
     expect(events?.totalCount).toBe(8);
     expect(events?.data.map((event) => event.id)).toEqual(['W-JAZZ', 'W-HAMLET']);
-    expect(calls).toEqual([{ method: 'GET', hash: EventsPageDocument.__meta__?.['hash'].replace('sha256:', '') }]);
+    expect(calls).toEqual([{ method: 'GET', hash: createHash('sha256').update(EventsPageDocument).digest('hex') }]);
+  });
+
+  it('answers the second visitor of a third-party document with one GET hit', async () => {
+    // Two fresh clients, as two page loads: nothing is shared between them but the server. The
+    // document is shaped as the client preset writes it: printed text, and the hash of its own
+    // normalised print, which is not the text sent.
+    const name = `ThirdParty${randomBytes(4).toString('hex')}`;
+    const text = `\n    query ${name} {\n  venues {\n    slug\n  }\n  categories {\n    id\n  }\n}\n    `;
+    const normalised = `query ${name} { categories { id } venues { slug } }`;
+    const document: CalendarDocument<{ venues: Array<{ slug: string }> | null }, Record<string, never>> = Object.assign(new String(text), {
+      __meta__: { hash: `sha256:${createHash('sha256').update(normalised).digest('hex')}` },
+    });
+    const first = recordingFetch();
+    const second = recordingFetch();
+
+    const a = await createCalendarClient({ endpoint: service.url, fetch: first.fetch }).request(document);
+    const b = await createCalendarClient({ endpoint: service.url, fetch: second.fetch }).request(document);
+
+    expect(first.calls.map((call) => call.method)).toEqual(['GET', 'POST']);
+    expect(second.calls).toEqual([{ method: 'GET', hash: first.calls[0]!.hash }]);
+    expect(b).toEqual(a);
+  });
+
+  it('answers a document whose carried hash is stale with its own data, never another document\'s', async () => {
+    const { fetch, calls } = recordingFetch();
+    const categoriesHash = createHash('sha256').update(CategoriesDocument).digest('hex');
+    // A venues query carrying the hash of the trusted Categories document (edited after codegen ran).
+    const stale = { toString: () => 'query Venues { venues { slug } }', __meta__: { hash: `sha256:${categoriesHash}` } };
+    const document: CalendarDocument<{ venues: Array<{ slug: string }> | null }, Record<string, never>> = stale;
+
+    const data = await createCalendarClient({ endpoint: service.url, fetch }).request(document);
+
+    expect(data.venues?.length).toBeGreaterThan(0);
+    expect(data).not.toHaveProperty('categories');
+    expect(calls[0]!.hash).not.toBe(categoriesHash);
   });
 
   it('registers an unknown document by POST after PersistedQueryNotFound, then GETs it by hash', async () => {

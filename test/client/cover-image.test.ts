@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coverImage, focusPosition, focusStyle } from '../../src/client/index.js';
+import { coverImage, focusPosition, focusStyle } from '../../packages/client/src/index.js';
 
 const image = (focusX: number | null, focusY: number | null, alt: string | null = 'Band on stage') => ({
   urlSmall: 'https://img.example.no/s.jpg',

@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
-import { describe, expect, expectTypeOf, it } from 'vitest';
-import { CalendarRequestError, createCalendarClient, type FetchLike } from '../../src/client/index.js';
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { CalendarRequestError, createCalendarClient, type FetchLike } from '../../packages/client/src/index.js';
 import {
   CategoriesDocument,
   EventDetailDocument,
   EventsPageDocument,
   type CategoriesQuery,
   type EventsPageQuery,
-} from '../../generated/client/graphql.js';
+} from '../../packages/client/src/generated/documents.js';
+import { operationName } from '../../packages/client/src/operation-name.js';
 
 const ENDPOINT = 'https://api.example.no/graphQL';
 const CATEGORIES_HASH = 'a1f2fd8896b49ca1cf8de2df42cb40de9ae52810dddaedaf2a1b302936a9b94d';
@@ -40,8 +42,18 @@ function fakeFetch(...answers: Array<{ status?: number; body: unknown }>) {
 const categoriesData: CategoriesQuery = { categories: [] };
 const notFound = { body: { errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }] } };
 
+const manifest = JSON.parse(readFileSync(new URL('../../generated/persisted-documents.json', import.meta.url), 'utf8')) as Record<string, string>;
+
+describe('documents: one hash per document', () => {
+  it('sends exactly the text the server trusts under the hash of that text', () => {
+    expect(sha256(CategoriesDocument)).toBe(CATEGORIES_HASH);
+    expect(manifest[`sha256:${CATEGORIES_HASH}`]).toBe(CategoriesDocument);
+    for (const document of [EventDetailDocument, EventsPageDocument]) expect(manifest[`sha256:${sha256(document)}`]).toBe(document);
+  });
+});
+
 describe('client: persisted GET by hash', () => {
-  it('sends the manifest hash as an APQ GET with the preflight header', async () => {
+  it('sends the SHA-256 of the document text as an APQ GET with the preflight header', async () => {
     const { fetch, calls } = fakeFetch({ body: { data: categoriesData } });
     const client = createCalendarClient({ endpoint: ENDPOINT, fetch });
 
@@ -88,7 +100,7 @@ describe('client: persisted GET by hash', () => {
     expect(Object.keys(calls[0]!.headers).map((name) => name.toLowerCase())).not.toContain('x-client-id');
   });
 
-  it('hashes documents without a manifest hash with WebCrypto', async () => {
+  it('hashes any document\'s text with WebCrypto', async () => {
     const { fetch, calls } = fakeFetch({ body: { data: { categories: [] } } });
     const client = createCalendarClient({ endpoint: ENDPOINT, fetch });
     const text = 'query Mine { categories { id } }';
@@ -98,6 +110,17 @@ describe('client: persisted GET by hash', () => {
     expect(JSON.parse(new URL(calls[0]!.url).searchParams.get('extensions')!)).toEqual({
       persistedQuery: { version: 1, sha256Hash: sha256(text) },
     });
+  });
+
+  it('never sends a hash a document carries: a stale one would name another document', async () => {
+    const { fetch, calls } = fakeFetch({ body: { data: { venues: [] } } });
+    const text = 'query Venues { venues { slug } }';
+    // What the client preset writes, with the hash of a document this text no longer is.
+    const stale = { toString: () => text, __meta__: { hash: `sha256:${CATEGORIES_HASH}` } };
+
+    await createCalendarClient({ endpoint: ENDPOINT, fetch }).request(stale);
+
+    expect(JSON.parse(new URL(calls[0]!.url).searchParams.get('extensions')!).persistedQuery.sha256Hash).toBe(sha256(text));
   });
 
   it('appends to an endpoint that already has a query string (say, ?key=)', async () => {
@@ -114,7 +137,7 @@ describe('client: POST fallbacks', () => {
 
     await expect(client.request(CategoriesDocument)).resolves.toEqual(categoriesData);
 
-    const query = CategoriesDocument.toString();
+    const query: string = CategoriesDocument;
     expect(calls.map((call) => call.method)).toEqual(['GET', 'POST']);
     expect(calls[1]!.url).toBe(ENDPOINT);
     expect(calls[1]!.headers).toEqual({ Accept: 'application/json', 'Content-Type': 'application/json', 'X-Api-Key': 'hsk_test' });
@@ -150,7 +173,7 @@ describe('client: POST fallbacks', () => {
     await client.request(CategoriesDocument);
 
     expect(calls.map((call) => call.method)).toEqual(['GET', 'POST', 'POST']);
-    expect(calls[1]!.body).toEqual({ query: CategoriesDocument.toString(), variables: {}, operationName: 'Categories' });
+    expect(calls[1]!.body).toEqual({ query: CategoriesDocument, variables: {}, operationName: 'Categories' });
   });
 
   it('POSTs straight away when the GET URL would pass the length limit', async () => {
@@ -162,13 +185,46 @@ describe('client: POST fallbacks', () => {
 
     expect(calls).toHaveLength(1);
     expect(calls[0]!.method).toBe('POST');
-    expect(calls[0]!.body).toEqual({ query: EventsPageDocument.toString(), variables: { filter: { venues } }, operationName: 'EventsPage' });
+    expect(calls[0]!.body).toEqual({ query: EventsPageDocument, variables: { filter: { venues } }, operationName: 'EventsPage' });
   });
 
   it('takes the limit from maxGetUrlLength', async () => {
     const { fetch, calls } = fakeFetch({ body: { data: categoriesData } });
     await createCalendarClient({ endpoint: ENDPOINT, fetch, maxGetUrlLength: 100 }).request(CategoriesDocument);
     expect(calls[0]!.method).toBe('POST');
+  });
+});
+
+describe('client: without WebCrypto (an http: page)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('POSTs every query, and says once in the console why persisted GETs are off', async () => {
+    vi.stubGlobal('crypto', undefined);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { fetch, calls } = fakeFetch({ body: { data: categoriesData } });
+
+    for (const client of [createCalendarClient({ endpoint: ENDPOINT, fetch }), createCalendarClient({ endpoint: ENDPOINT, fetch })]) {
+      await expect(client.request(CategoriesDocument)).resolves.toEqual(categoriesData);
+      await expect(client.request(CategoriesDocument)).resolves.toEqual(categoriesData);
+    }
+
+    expect(calls.map((call) => call.method)).toEqual(['POST', 'POST', 'POST', 'POST']);
+    expect(calls[0]!.body).toEqual({ query: CategoriesDocument, variables: {}, operationName: 'Categories' });
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]![0])).toMatch(/Persisted GET queries are off: this page has no WebCrypto .*https/);
+  });
+});
+
+describe('client: operation name', () => {
+  it('names the first top-level operation, after fragments, never a field called query', () => {
+    expect(operationName(EventDetailDocument)).toBe('EventDetail');
+    expect(operationName('fragment F on Search {\n  query\n  results { id }\n}\nquery Find($q: String) { search(q: $q) { ...F } }')).toBe('Find');
+    expect(operationName('# query Commented\nquery Real { a(text: "query Quoted") }')).toBe('Real');
+    expect(operationName('query ($id: ID) { a }')).toBeUndefined();
+    expect(operationName('{ categories { id } }')).toBeUndefined();
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventEnd, eventEndTime } from '../../src/client/index.js';
+import { eventEnd, eventEndTime } from '../../packages/client/src/index.js';
 
 describe('eventEnd', () => {
   it('takes endDate when it lies after startDate', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatOslo, osloWallClock, parseServiceTimestamp } from '../../src/client/index.js';
+import { formatOslo, osloWallClock, parseServiceTimestamp } from '../../packages/client/src/index.js';
 
 // The reader's zone must not matter: run these as a reader in New Zealand would.
 const readerZone = process.env['TZ'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { occurrenceKey } from '../../src/client/index.js';
+import { occurrenceKey } from '../../packages/client/src/index.js';
 
 describe('occurrenceKey', () => {
   it('tells two dates of one event apart', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseServiceTimestamp } from '../../src/client/index.js';
+import { parseServiceTimestamp } from '../../packages/client/src/index.js';
 
 describe('parseServiceTimestamp', () => {
   it('reads the service format with a space and the offset of the date', () => {

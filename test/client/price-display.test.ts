@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatKroner, occurrencePrices, priceDisplay, ticketTypeLabel } from '../../src/client/index.js';
+import { formatKroner, occurrencePrices, priceDisplay, ticketTypeLabel } from '../../packages/client/src/index.js';
 
 const NBSP = '\u00a0';
 const price = (type: string, amount: number | null, labels: { name_nb?: string | null; name_en?: string | null } = {}) => ({
@@ -73,11 +73,33 @@ describe('ticketTypeLabel', () => {
   });
 });
 
-describe('occurrencePrices', () => {
-  const event = { prices: [price('REGULAR', 200)] };
-  it('uses the repetition\'s own prices, else the event\'s', () => {
-    expect(occurrencePrices(event, { prices: [price('REGULAR', 150)] })).toEqual([price('REGULAR', 150)]);
-    expect(occurrencePrices(event, { prices: null })).toEqual(event.prices);
-    expect(occurrencePrices(event)).toEqual(event.prices);
+describe('occurrencePrices: prices are not promoted', () => {
+  // A node as the API sends it: `prices` is always the event's own, whichever date is promoted; a
+  // date's own prices appear only on its repetition (spec, rule 5: prices are not among the promoted fields).
+  const node = {
+    ticketsInformation: 'ticketsInfo',
+    startDate: '2026-04-02 19:00:00+02:00',
+    prices: [price('REGULAR', 200)],
+    repetitions: [
+      { startDate: '2026-04-03 19:00:00+02:00', prices: [price('REGULAR', 150)] },
+      { startDate: '2026-04-04 19:00:00+02:00', prices: null },
+    ],
+  };
+
+  it('gives the node\'s own date the event\'s prices', () => {
+    expect(occurrencePrices(node)).toEqual([price('REGULAR', 200)]);
+    expect(priceDisplay(node).summary).toBe(`200${NBSP}kr`);
+  });
+
+  it('gives a repetition its own prices, and the event\'s when its prices are null', () => {
+    expect(occurrencePrices(node, node.repetitions[0])).toEqual([price('REGULAR', 150)]);
+    expect(occurrencePrices(node, node.repetitions[1])).toEqual([price('REGULAR', 200)]);
+    const perDate = node.repetitions.map((repetition) => priceDisplay({ ticketsInformation: node.ticketsInformation, prices: occurrencePrices(node, repetition) }).summary);
+    expect(perDate).toEqual([`150${NBSP}kr`, `200${NBSP}kr`]);
+  });
+
+  it('keeps an empty list of the repetition\'s own as its prices, and no prices at all as none', () => {
+    expect(occurrencePrices(node, { prices: [] })).toEqual([]);
+    expect(occurrencePrices({ prices: null })).toEqual([]);
   });
 });

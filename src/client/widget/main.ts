@@ -1,4 +1,4 @@
-import type { Language } from '../language.js';
+import type { Language } from '../../../packages/client/src/index.js';
 import { mountCalendarWidget } from './mount-calendar-widget.js';
 
 /**

@@ -3,10 +3,8 @@ import {
   EventsPageDocument,
   type CategoriesQuery,
   type EventsPageQueryVariables,
-} from '../../../generated/client/graphql.js';
-import { categoryLabeler } from '../category-labels.js';
-import { createCalendarClient } from '../create-calendar-client.js';
-import type { Language } from '../language.js';
+} from '../../../packages/client/src/generated/documents.js';
+import { categoryLabeler, createCalendarClient, type Language } from '../../../packages/client/src/index.js';
 import { h } from './dom.js';
 import { renderCard } from './render-card.js';
 import { injectStyles } from './styles.js';

@@ -1,11 +1,15 @@
-import type { EventsPageQuery } from '../../../generated/client/graphql.js';
-import { coverImage } from '../cover-image.js';
-import { eventEnd } from '../event-end.js';
-import { formatOslo, osloWallClock } from '../format-oslo.js';
-import { LOCALES, type Language } from '../language.js';
-import { occurrenceKey } from '../occurrence-key.js';
-import { parseServiceTimestamp } from '../parse-service-timestamp.js';
-import { priceDisplay } from '../price-display.js';
+import type { EventsPageQuery } from '../../../packages/client/src/generated/documents.js';
+import { LOCALES } from '../../../packages/client/src/language.js';
+import {
+  coverImage,
+  eventEnd,
+  formatOslo,
+  occurrenceKey,
+  osloWallClock,
+  parseServiceTimestamp,
+  priceDisplay,
+  type Language,
+} from '../../../packages/client/src/index.js';
 import { h } from './dom.js';
 import type { WidgetTexts } from './texts.js';
 

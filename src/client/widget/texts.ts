@@ -1,4 +1,4 @@
-import type { Language } from '../language.js';
+import type { Language } from '../../../packages/client/src/index.js';
 
 /** The widget's own words, per language. */
 export const TEXTS = {

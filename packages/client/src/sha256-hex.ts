@@ -6,6 +6,11 @@
 export async function sha256Hex(text: string): Promise<string | null> {
   const subtle = globalThis.crypto?.subtle;
   if (!subtle) return null;
-  const digest = await subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  try {
+    const digest = await subtle.digest('SHA-256', new TextEncoder().encode(text));
+    return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  } catch {
+    // A crypto object that refuses (a stub, a locked-down embed): the same as none.
+    return null;
+  }
 }

@@ -9,6 +9,7 @@ export interface PriceLike extends TicketTypeLike {
 export interface PricedEvent {
   /** `free`, `noTicketsInfo` or `ticketsInfo`. */
   ticketsInformation: string;
+  /** The event's own prices, or one date's from `occurrencePrices`. */
   prices?: readonly PriceLike[] | null | undefined;
 }
 
@@ -53,10 +54,12 @@ export function formatKroner(amount: number, language: Language = 'nb'): string 
 }
 
 /**
- * What to show for an event's (or an occurrence's) prices. `ticketsInformation` decides: `free`
- * shows "Gratis"; `noTicketsInfo` shows nothing; `ticketsInfo` shows the prices, which are
- * meaningful only then (spec, Event). A null amount keeps its label and loses the number; with no
- * readable amount at all the summary sends the reader to the ticket information.
+ * What to show for prices. Given an event (a node), these are the event's own prices: `Event.prices`
+ * never holds a promoted date's prices. For one repetition, pass
+ * `{ ticketsInformation, prices: occurrencePrices(event, repetition) }`. `ticketsInformation`
+ * decides: `free` shows "Gratis"; `noTicketsInfo` shows nothing; `ticketsInfo` shows the prices,
+ * which are meaningful only then (spec, Event). A null amount keeps its label and loses the number;
+ * with no readable amount at all the summary sends the reader to the ticket information.
  */
 export function priceDisplay(event: PricedEvent, language: Language = 'nb'): PriceDisplay {
   const text = TEXT[language];

@@ -1,4 +1,14 @@
-import type { GraphQLFormattedError } from 'graphql';
+/**
+ * One entry of a GraphQL response's `errors`, as the service sends it. Declared here rather than
+ * imported from graphql-js so that the client's types need no GraphQL package; graphql-js's
+ * `GraphQLFormattedError` fits it.
+ */
+export interface GraphQLErrorLike {
+  readonly message: string;
+  readonly locations?: ReadonlyArray<{ readonly line: number; readonly column: number }> | undefined;
+  readonly path?: ReadonlyArray<string | number> | undefined;
+  readonly extensions?: Readonly<Record<string, unknown>> | undefined;
+}
 
 /**
  * A request whose response carried `errors` (on any status: the spec lets `errors` accompany
@@ -9,7 +19,7 @@ export class CalendarRequestError<TData = unknown> extends Error {
 
   constructor(
     /** The response's `errors`, or one made up here when the body was not a GraphQL response. */
-    readonly errors: readonly GraphQLFormattedError[],
+    readonly errors: readonly GraphQLErrorLike[],
     /** HTTP status; 0 when no response arrived. */
     readonly status: number,
     /** Partial data that came with the errors (null fields where resolvers failed). */

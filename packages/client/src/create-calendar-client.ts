@@ -1,25 +1,38 @@
-import type { GraphQLFormattedError } from 'graphql';
-import { CalendarRequestError } from './calendar-request-error.js';
+import { CalendarRequestError, type GraphQLErrorLike } from './calendar-request-error.js';
+import { operationName } from './operation-name.js';
 import { sha256Hex } from './sha256-hex.js';
 import { stableJson } from './stable-json.js';
 
 /**
- * A typed document as GraphQL Code Generator's client preset writes it in `documentMode: 'string'`
- * (`TypedDocumentString`): the query text, its result and variables types, and in `__meta__.hash`
- * the `sha256:<hex>` key of the persisted-documents manifest. Structural, so documents from any
- * codegen run fit, and no GraphQL parser is needed at run time.
+ * A typed document: its text (`toString()`) and, as a phantom type, its result and variables. The
+ * documents of this package (`./documents`) are plain strings typed this way; GraphQL Code
+ * Generator's client preset (`documentMode: 'string'`) writes objects that fit too. Structural, so
+ * no GraphQL parser is needed at run time.
  */
 export interface CalendarDocument<TResult, TVariables> {
-  __apiType?: (variables: TVariables) => TResult;
-  __meta__?: Readonly<Record<string, unknown>> | undefined;
+  readonly __apiType?: (variables: TVariables) => TResult;
   toString(): string;
 }
 
 export type ResultOf<T> = T extends CalendarDocument<infer TResult, infer _TVariables> ? TResult : never;
 export type VariablesOf<T> = T extends CalendarDocument<infer _TResult, infer TVariables> ? TVariables : never;
 
+/**
+ * The platform's `AbortSignal` where DOM or Node types are loaded, else the one property the client
+ * reads: the client's types need neither.
+ */
+export type AbortSignalLike = typeof globalThis extends { AbortSignal: { prototype: infer TSignal } } ? TSignal : { readonly aborted: boolean };
+
+/** What the client hands to `fetch`: a subset of `RequestInit`. */
+export interface FetchInit {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignalLike;
+}
+
 /** The part of `fetch` the client uses; `globalThis.fetch` fits, and so does a test double. */
-export type FetchLike = (url: string, init: RequestInit) => Promise<Pick<Response, 'status' | 'text'>>;
+export type FetchLike = (url: string, init: FetchInit) => Promise<{ readonly status: number; text(): Promise<string> }>;
 
 export interface CalendarClientOptions {
   /** The GraphQL endpoint: absolute (`https://host/graphQL`) or, inside a page, relative (`/graphQL`). */
@@ -37,7 +50,7 @@ export interface CalendarClientOptions {
 }
 
 export interface RequestOptions {
-  signal?: AbortSignal | undefined;
+  signal?: AbortSignalLike | undefined;
 }
 
 /** Variables may be left out when the operation has no required ones. */
@@ -54,7 +67,7 @@ export interface CalendarClient {
 
 interface GraphQLResponseBody {
   data?: unknown;
-  errors?: GraphQLFormattedError[];
+  errors?: GraphQLErrorLike[];
   extensions?: Record<string, unknown>;
 }
 
@@ -65,21 +78,32 @@ interface Answer {
 
 const NOT_FOUND = ['PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND'];
 const NOT_SUPPORTED = ['PersistedQueryNotSupported', 'PERSISTED_QUERY_NOT_SUPPORTED'];
+/** Hashes kept per client: documents are few, but a page that builds query text on the fly must not grow this forever. */
+const MAX_KEPT_HASHES = 200;
 
 function hasError(body: GraphQLResponseBody, names: readonly string[]): boolean {
   return (body.errors ?? []).some((error) => names.includes(error.message) || names.includes(String(error.extensions?.['code'])));
 }
 
-function manifestHash(document: CalendarDocument<unknown, unknown>): string | undefined {
-  const hash = document.__meta__?.['hash'];
-  return typeof hash === 'string' ? hash.replace(/^sha256:/, '') : undefined;
+// Said once per page, not per client: it is the page that lacks WebCrypto.
+let toldWhyNoPersistedGets = false;
+
+function tellWhyNoPersistedGets(): void {
+  if (toldWhyNoPersistedGets) return;
+  toldWhyNoPersistedGets = true;
+  console.warn(
+    '[calendar] Persisted GET queries are off: this page has no WebCrypto (crypto.subtle exists only in secure contexts: ' +
+      'https pages and localhost), so the client cannot hash the queries it sends. Every query goes as POST, which no CDN ' +
+      'caches. Serve the page over https to turn them on.',
+  );
 }
 
 /**
  * The calendar's typed client. Queries go as GET by hash (automatic persisted queries), which a
  * CDN can cache; the `Service-Require-Preflight` header is what the service demands of any GET
- * (its CSRF rule). When the server does not know the hash yet, the query is POSTed once with the
- * hash so the server registers it; URLs too long for GET go as POST straight away.
+ * (its CSRF rule). The hash is always the SHA-256 of the exact text this client sends, so the GET
+ * of a document's first visitor registers the very hash every later visitor asks for; a hash
+ * carried inside a document is never trusted (a stale one could name another document).
  */
 export function createCalendarClient(options: CalendarClientOptions): CalendarClient {
   // Unbound `fetch` throws "Illegal invocation" in browsers; call it through globalThis.
@@ -89,16 +113,26 @@ export function createCalendarClient(options: CalendarClientOptions): CalendarCl
   const identity: Record<string, string> = { Accept: 'application/json' };
   if (options.apiKey) identity['X-Api-Key'] = options.apiKey;
   if (options.pageUrl) identity['X-Page-Url'] = options.pageUrl;
-  // Hashes this client registered by POST, per query text, for later GETs.
-  const registered = new Map<string, string>();
+  const hashes = new Map<string, Promise<string | null>>();
   let persisted = true;
   let lastNotice: string | null = null;
 
-  async function send(url: string, init: RequestInit): Promise<Answer> {
-    let response: Pick<Response, 'status' | 'text'>;
+  function hashOf(query: string): Promise<string | null> {
+    let hash = hashes.get(query);
+    if (!hash) {
+      if (hashes.size >= MAX_KEPT_HASHES) hashes.delete(hashes.keys().next().value!);
+      hash = sha256Hex(query);
+      hashes.set(query, hash);
+    }
+    return hash;
+  }
+
+  async function send(url: string, init: FetchInit): Promise<Answer> {
+    let status: number;
     let text: string;
     try {
-      response = await fetchImpl(url, init);
+      const response = await fetchImpl(url, init);
+      status = response.status;
       text = await response.text();
     } catch (error) {
       if (init.signal?.aborted) throw error;
@@ -111,34 +145,38 @@ export function createCalendarClient(options: CalendarClientOptions): CalendarCl
       // Not JSON (a proxy's error page, say): reported below.
     }
     if (!body || typeof body !== 'object' || Array.isArray(body)) {
-      throw new CalendarRequestError([{ message: `Expected a GraphQL JSON response, got HTTP ${response.status}` }], response.status);
+      throw new CalendarRequestError([{ message: `Expected a GraphQL JSON response, got HTTP ${status}` }], status);
     }
-    return { status: response.status, body };
+    return { status, body };
   }
 
   async function request(document: CalendarDocument<unknown, unknown>, variables?: unknown, requestOptions?: RequestOptions): Promise<unknown> {
     const query = document.toString();
-    const operationName = /\b(?:query|mutation|subscription)\s+([_A-Za-z]\w*)/.exec(query)?.[1];
+    const name = operationName(query);
     const vars = variables ?? {};
-    const signal = requestOptions?.signal;
+    const signal = requestOptions?.signal ? { signal: requestOptions.signal } : {};
     let answer: Answer | undefined;
-    let register = false;
+    let register: string | null = null;
 
     if (persisted) {
-      const hash = registered.get(query) ?? manifestHash(document) ?? (await sha256Hex(query));
-      if (hash) {
+      const hash = await hashOf(query);
+      if (hash === null) {
+        persisted = false;
+        tellWhyNoPersistedGets();
+      } else {
         const params = new URLSearchParams();
-        if (operationName) params.set('operationName', operationName);
+        if (name) params.set('operationName', name);
         params.set('variables', stableJson(vars));
         params.set('extensions', JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } }));
         const url = `${options.endpoint}${options.endpoint.includes('?') ? '&' : '?'}${params}`;
         if (url.length <= maxGetUrlLength) {
-          answer = await send(url, { method: 'GET', headers: { ...identity, 'Service-Require-Preflight': 'true' }, signal });
+          answer = await send(url, { method: 'GET', headers: { ...identity, 'Service-Require-Preflight': 'true' }, ...signal });
           if (hasError(answer.body, NOT_SUPPORTED)) {
             persisted = false;
             answer = undefined;
           } else if (hasError(answer.body, NOT_FOUND)) {
-            register = true;
+            // APQ: the text goes once with its hash; the server checks the hash and keeps the text.
+            register = hash;
             answer = undefined;
           }
         }
@@ -146,13 +184,9 @@ export function createCalendarClient(options: CalendarClientOptions): CalendarCl
     }
 
     if (!answer) {
-      // APQ servers check that the hash is the SHA-256 of the query text they receive. The manifest
-      // hash is of codegen's normalised print, not of this text, so registering needs our own hash.
-      const hash = register ? await sha256Hex(query) : null;
-      const extensions = hash ? { persistedQuery: { version: 1, sha256Hash: hash } } : undefined;
-      const body = JSON.stringify({ query, variables: vars, operationName, extensions });
-      answer = await send(options.endpoint, { method: 'POST', headers: { ...identity, 'Content-Type': 'application/json' }, body, signal });
-      if (hash && !answer.body.errors?.length) registered.set(query, hash);
+      const extensions = register ? { persistedQuery: { version: 1, sha256Hash: register } } : undefined;
+      const body = JSON.stringify({ query, variables: vars, operationName: name, extensions });
+      answer = await send(options.endpoint, { method: 'POST', headers: { ...identity, 'Content-Type': 'application/json' }, body, ...signal });
     }
 
     const { status, body } = answer;
