@@ -2,6 +2,8 @@ import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+// OTLP over HTTP with protobuf bodies, the specification's default; gRPC and JSON would each need an exporter of their own.
+const otlpProtocol = z.literal('http/protobuf', { error: 'only http/protobuf is supported' });
 
 /** Every setting, read from the environment once at start. Documented in README.md (Configuration). */
 const ConfigSchema = z.object({
@@ -37,6 +39,26 @@ const ConfigSchema = z.object({
   DEMO_EVENTS: z.coerce.number().int().min(0).max(1_000_000).default(2000),
   /** Testing aid: a fixed "now" (ISO 8601) instead of the wall clock. */
   CALENDAR_NOW: z.iso.datetime({ offset: true }).optional(),
+
+  // OpenTelemetry tracing: the standard variables, those we act on (docs/operating.md). The OTLP
+  // exporter reads the rest itself (OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT, _COMPRESSION, ...).
+  /** "true" turns every OTEL_* setting off. */
+  OTEL_SDK_DISABLED: z
+    .string()
+    .regex(/^(true|false)$/i, 'must be true or false')
+    .transform((value) => value.toLowerCase() === 'true')
+    .optional(),
+  OTEL_TRACES_EXPORTER: z.enum(['otlp', 'none'], { error: 'must be otlp or none (the only trace exporters this service ships)' }).optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://collector:4318' }).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://collector:4318/v1/traces' }).optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
+  OTEL_TRACES_SAMPLER: z
+    .enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'])
+    .optional(),
+  /** The ratio of the traceidratio samplers, 0 to 1. */
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

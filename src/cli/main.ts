@@ -1,5 +1,6 @@
 import { StartupError } from '../startup-error.js';
 import { findCommand, helpText, runCommand, type Command, type CommandGroup } from './command.js';
+import { exportCommand } from './export.js';
 import { importCommand } from './import.js';
 import { keysCommand } from './keys.js';
 import { migrateCommand } from './migrate.js';
@@ -15,6 +16,7 @@ const commands: Readonly<Record<string, Command<any> | CommandGroup>> = {
   serve: serveCommand,
   migrate: migrateCommand,
   import: importCommand,
+  export: exportCommand,
   seed: seedCommand,
   keys: keysCommand,
   usage: usageCommand,

@@ -11,6 +11,8 @@ import { sendRequestError } from './respond.js';
 import { sendSandboxAsset, sendSandboxPage } from './sandbox.js';
 import { handleWidget } from './widget-route.js';
 import { createSchemaFileHandler, SCHEMA_FILE_PATH } from './schema-file.js';
+import { observeRequests } from '../telemetry/observe-requests.js';
+import { recordingOperationName, type RequestRecord } from '../telemetry/request-log.js';
 
 export interface HttpServerOptions {
   getEnveloped: GetEnveloped;
@@ -37,6 +39,12 @@ export interface HttpServerOptions {
 /** The spec names `/graphQL`; the lower-case spelling is accepted too. */
 const GRAPHQL_PATHS = new Set(['/graphQL', '/graphql']);
 
+/**
+ * HTTP: HEAD is allowed wherever GET is (monitors and CDNs use it). Routes answer it as GET; Node
+ * leaves out the body of a response to HEAD and keeps its status and headers.
+ */
+const isGetOrHead = (req: IncomingMessage) => req.method === 'GET' || req.method === 'HEAD';
+
 /** Routes requests; each concern lives in its own module. */
 export function createHttpServer(options: HttpServerOptions): Server {
   const sendSchemaFile = createSchemaFileHandler(options.schemaSource);
@@ -46,17 +54,18 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const methodNotAllowed = (res: ServerResponse, allow: string) =>
     sendRequestError(res, `Use ${allow.replace(', OPTIONS', '')}.`, 'METHOD_NOT_ALLOWED', 405, { headers: { Allow: allow } });
 
-  const route = async (req: IncomingMessage, res: ServerResponse) => {
+  const route = async (req: IncomingMessage, res: ServerResponse, record: RequestRecord) => {
     setCorsHeaders(res);
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     if (req.method === 'OPTIONS') return answerPreflight(req, res);
 
     if (GRAPHQL_PATHS.has(path)) {
-      if (req.method === 'GET' && prefersHtml(req)) return sendSandboxPage(res);
-      if (req.method !== 'GET' && req.method !== 'POST') return methodNotAllowed(res, 'GET, POST, OPTIONS');
+      if (isGetOrHead(req) && prefersHtml(req)) return sendSandboxPage(res);
+      if (!isGetOrHead(req) && req.method !== 'POST') return methodNotAllowed(res, 'GET, HEAD, POST, OPTIONS');
       return handleGraphQL(req, res, url, {
-        getEnveloped: options.getEnveloped,
+        // The access log line names the operation.
+        getEnveloped: recordingOperationName(options.getEnveloped, record),
         persistedQueries: options.persistedQueries,
         logger: options.logger,
         maxBodyBytes: options.maxBodyBytes,
@@ -65,7 +74,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
       });
     }
     if (path === SCHEMA_FILE_PATH || path === '/health' || path === '/ready' || path.startsWith('/sandbox/')) {
-      if (req.method !== 'GET') return methodNotAllowed(res, 'GET, OPTIONS');
+      if (!isGetOrHead(req)) return methodNotAllowed(res, 'GET, HEAD, OPTIONS');
       if (path === SCHEMA_FILE_PATH) return sendSchemaFile(req, res);
       if (path === '/health') return sendHealth(res);
       if (path === '/ready') return sendReadiness(res, options.checkReady);
@@ -77,6 +86,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
     return notFound(req, res, path);
   };
 
+  const observe = observeRequests(options.logger);
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const server = createServer(
     {
@@ -90,11 +100,16 @@ export function createHttpServer(options: HttpServerOptions): Server {
     (req, res) => {
       // Shutting down: this connection is not kept for another request.
       if (!server.listening) res.setHeader('Connection', 'close');
-      route(req, res).catch((error: unknown) => {
-        options.logger.error({ err: error, url: req.url }, 'request failed');
-        if (!res.headersSent) sendRequestError(res, 'Internal server error: the failure has been logged.', 'INTERNAL_SERVER_ERROR', 500);
-        else res.destroy();
-      });
+      // One access-log line per request (and a span when tracing is on): telemetry/observe-requests.ts.
+      observe(req, res, (record) =>
+        route(req, res, record).catch((error: unknown) => {
+          // The client went away while sending its body: its access-log line says "aborted"; not our failure.
+          if (req.destroyed && (error as { code?: unknown }).code === 'ECONNRESET') return;
+          options.logger.error({ err: error, url: req.url, reqId: record.id }, 'request failed');
+          if (!res.headersSent) sendRequestError(res, 'Internal server error: the failure has been logged.', 'INTERNAL_SERVER_ERROR', 500);
+          else res.destroy();
+        }),
+      );
     },
   );
   server.maxConnections = options.maxConnections ?? 10_000;

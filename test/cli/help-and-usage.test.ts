@@ -29,6 +29,7 @@ const commands: [words: string[], synopsis: string][] = [
   [['serve'], 'Usage: calendar serve\n'],
   [['migrate'], 'Usage: calendar migrate\n'],
   [['import'], 'Usage: calendar import FILE [--replace]\n'],
+  [['export'], 'Usage: calendar export [FILE]\n'],
   [['seed'], 'Usage: calendar seed [--events N] [--seed S] [--replace]\n'],
   [['keys'], 'Usage:\n  calendar keys add --application NAME [--key hsk_...]'],
   [['keys', 'add'], 'Usage: calendar keys add --application NAME [--key hsk_...]\n'],
@@ -44,7 +45,7 @@ describe('calendar --help', { timeout: 120_000 }, () => {
     expect(help.stderr).toBe('');
     expect(help.stdout.split('\n')[0]).toBe('Usage: calendar <command> [options]');
     const listed = help.stdout.split('\n').filter((line) => /^ {2}\w/.test(line)).map((line) => line.trim().split(/\s+/)[0]);
-    expect(listed).toEqual(['serve', 'migrate', 'import', 'seed', 'keys', 'usage', 'help']);
+    expect(listed).toEqual(['serve', 'migrate', 'import', 'export', 'seed', 'keys', 'usage', 'help']);
     expect(await calendar(['help'])).toEqual(help);
     expect(await calendar(['-h'])).toEqual(help);
   });
@@ -84,6 +85,8 @@ const badArguments: [args: string[], message: string, usage: string][] = [
   [['import'], 'calendar import: missing FILE', 'Usage: calendar import FILE'],
   [['import', 'a.json', 'b.json'], 'calendar import: unexpected argument "b.json"', 'Usage: calendar import FILE'],
   [['import', 'a.json', '--dry-run'], 'calendar import: unknown option --dry-run', 'Usage: calendar import FILE'],
+  [['export', 'a.json', 'b.json'], 'calendar export: unexpected argument "b.json"', 'Usage: calendar export [FILE]'],
+  [['export', '--gzip'], 'calendar export: unknown option --gzip', 'Usage: calendar export [FILE]'],
   [['keys'], 'calendar keys: missing action', '  calendar keys add --application NAME'],
   [['keys', 'rotate'], 'calendar keys: unknown action "rotate"', '  calendar keys add --application NAME'],
   [['keys', 'add'], 'calendar keys add: --application NAME is required', 'Usage: calendar keys add '],

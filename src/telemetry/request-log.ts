@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getOperationAST, type DocumentNode, type ExecutionArgs } from 'graphql';
+import type { Logger } from '../logger.js';
+import type { GetEnveloped } from '../plugins/index.js';
+
+/** What the access log line says about one request, filled in while it is answered. */
+export interface RequestRecord {
+  /** The caller's X-Request-Id when sane, else a new UUID; echoed in the response's X-Request-Id. */
+  id: string;
+  /** Name of the GraphQL operation, once the document is known (absent: anonymous, or not GraphQL). */
+  operationName?: string | undefined;
+  /** The trace this request belongs to, when tracing is on (for finding its spans from the log). */
+  traceId?: string | undefined;
+}
+
+/**
+ * An id a caller or a proxy in front of us sets (nginx's $request_id, a UUID, AWS's
+ * `Root=1-…`): printable, no spaces or quotes, at most 128 characters. Anything else is replaced
+ * rather than echoed, so a header cannot smuggle text into our logs or responses.
+ */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._~:;@/+=,-]{1,128}$/;
+
+/** Orchestrators poll these every few seconds: logged at `debug` so they do not drown the requests. */
+const PROBE_PATHS = new Set(['/health', '/ready']);
+
+/** Paths are cut in the log past this length (a 16 KB URL is still one readable line). */
+const MAX_LOGGED_PATH = 256;
+
+export function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** Bytes of the body sent: none for HEAD, 204 and 304; else what Content-Length declared (every route declares it). */
+function bodyBytes(req: IncomingMessage, res: ServerResponse): number | undefined {
+  if (req.method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304) return 0;
+  const length = Number(res.getHeader('content-length'));
+  return Number.isFinite(length) ? length : undefined;
+}
+
+/**
+ * Starts the record of a request and writes its one access-log line when the response is done
+ * (or the connection closed before it was): method, path without the query string (GET queries
+ * carry whole documents and variables), status, duration, body bytes, request id, operation name.
+ * Never headers: X-Api-Key is a credential.
+ */
+export function startRequestLog(logger: Logger): (req: IncomingMessage, res: ServerResponse) => RequestRecord {
+  return (req, res) => {
+    const started = performance.now();
+    const record: RequestRecord = { id: requestIdOf(req) };
+    res.setHeader('X-Request-Id', record.id);
+    res.once('close', () => {
+      const rawPath = (req.url ?? '/').split('?', 1)[0]!;
+      const path = rawPath.length > MAX_LOGGED_PATH ? `${rawPath.slice(0, MAX_LOGGED_PATH)}…` : rawPath;
+      const level = PROBE_PATHS.has(path) ? 'debug' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      const finished = res.writableFinished;
+      logger[level](
+        {
+          reqId: record.id,
+          method: req.method,
+          path,
+          // Absent when the connection closed before any answer was sent.
+          status: res.headersSent ? res.statusCode : undefined,
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
+          bytes: finished ? bodyBytes(req, res) : undefined,
+          operation: record.operationName,
+          traceId: record.traceId,
+          // The client went away, or we cut the connection, before the whole response was sent.
+          aborted: finished ? undefined : true,
+        },
+        finished ? 'request completed' : 'request aborted',
+      );
+    });
+    return record;
+  };
+}
+
+function operationNameOf(document: DocumentNode, operationName?: string | null): string | undefined {
+  return getOperationAST(document, operationName)?.name?.value;
+}
+
+/**
+ * `getEnveloped` for one request, noting the operation's name in `record`: from the parsed
+ * document when it holds one operation (so requests that fail validation are named too), then
+ * from what is executed.
+ */
+export function recordingOperationName(getEnveloped: GetEnveloped, record: RequestRecord): GetEnveloped {
+  const perRequest = ((initialContext?: Record<string, unknown>) => {
+    const enveloped = getEnveloped(initialContext);
+    return {
+      ...enveloped,
+      parse: (...args: Parameters<typeof enveloped.parse>) => {
+        const document = enveloped.parse(...args);
+        record.operationName ??= operationNameOf(document);
+        return document;
+      },
+      execute: ((...args: Parameters<typeof enveloped.execute>) => {
+        // graphql-helix calls execute with one ExecutionArgs object.
+        const first = args[0] as Partial<ExecutionArgs> | undefined;
+        if (first?.document) record.operationName = operationNameOf(first.document, first.operationName) ?? record.operationName;
+        return enveloped.execute(...args);
+      }) as typeof enveloped.execute,
+    };
+  }) as GetEnveloped;
+  perRequest._plugins = getEnveloped._plugins;
+  return perRequest;
+}
