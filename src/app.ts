@@ -9,6 +9,7 @@ import { StartupError } from './startup-error.js';
 import { createLogger, type Logger } from './logger.js';
 import { buildExecutableSchema, loadSchemaSource } from './schema/executable-schema.js';
 import { createEnveloped } from './plugins/index.js';
+import { ReadModel } from './read-model/read-model.js';
 import { UsageRecorder } from './plugins/use-usage-counts.js';
 import { createHttpServer, shutdownHttpServer } from './http/server.js';
 import { connectRedis } from './redis/redis-circuit.js';
@@ -38,6 +39,8 @@ export interface StartOptions {
   apiKeyCacheTtlMs?: number;
   /** How often usage counts are written. @default 5000 */
   usageFlushIntervalMs?: number;
+  /** How often the read model looks at the data version besides LISTEN (tests of LISTEN alone raise it). @default 1000 */
+  dataVersionPollMs?: number;
   /** Execute with graphql-jit (see docs/transport.md for the measurement). @default true */
   jit?: boolean;
 }
@@ -80,9 +83,12 @@ export async function startService(config: Config, options: StartOptions = {}): 
     flushIntervalMs: options.usageFlushIntervalMs,
   });
 
+  const readModel = new ReadModel({ db: database.db, clock, logger, listen: database.listenForDataVersions, pollIntervalMs: options.dataVersionPollMs });
+  await readModel.start();
   const getEnveloped = createEnveloped({
     schema,
     db: database.db,
+    readModel,
     databaseHealth: database.health,
     logger,
     clock,
@@ -98,7 +104,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     persistedQueries,
     schemaSource,
     logger,
-    checkReady: () => readiness(database),
+    checkReady: () => readiness(database, readModel),
     maxInFlight: config.MAX_IN_FLIGHT_REQUESTS,
     executionTimeoutMs: config.REQUEST_TIMEOUT_MS,
     requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
@@ -113,6 +119,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   } catch (error) {
     // Nothing else may keep the process alive: it exits with the one line below.
     await usage.close();
+    await readModel.close();
     if (redis) redis.redis.disconnect();
     if (!options.database) await database.close();
     throw new StartupError(`Cannot listen on ${config.HOST}:${config.PORT}: ${listenFailure(error)}`);
@@ -130,21 +137,24 @@ export async function startService(config: Config, options: StartOptions = {}): 
       await shutdownHttpServer(server, 5000);
       // The last counts are written before the database goes away.
       await usage.close();
+      await readModel.close();
       if (redis) await redis.redis.quit().catch(() => redis.redis.disconnect());
       if (!options.database) await database.close();
     },
   };
 }
 
-/** /ready: the database answers within a second, and its schema is not older than this code. */
-async function readiness(database: DatabaseHandle): Promise<Readiness> {
+/** /ready: the database answers within a second, its schema is not older than this code, and the read model is built. */
+async function readiness(database: DatabaseHandle, readModel: ReadModel): Promise<Readiness> {
   const probe = await database.probe();
   if (!probe.reachable) return { ready: false, database: 'unreachable', schema: 'unknown', reason: 'the database does not answer' };
   const latest = probe.latestMigration;
   if (latest === undefined || latest < LATEST_MIGRATION) {
     return { ready: false, database: 'reachable', schema: 'behind', reason: 'the database schema is older than this code needs: run `calendar migrate`' };
   }
-  return { ready: true, database: 'reachable', schema: latest === LATEST_MIGRATION ? 'current' : 'newer' };
+  const schemaState = latest === LATEST_MIGRATION ? 'current' : 'newer';
+  if (!readModel.ready) return { ready: false, database: 'reachable', schema: schemaState, reason: 'the read model of the calendar is being built' };
+  return { ready: true, database: 'reachable', schema: schemaState };
 }
 
 function listenFailure(error: unknown): string {

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import type { ImportSummary } from '../import/import-calendar.js';
+import { open, type FileHandle } from 'node:fs/promises';
+import type { ImportProgress, ImportSummary } from '../import/import-calendar.js';
 import { defineCommand } from './command.js';
 import { exactOperands, flag } from './command-line.js';
 import { withMigratedDatabase } from './with-migrated-database.js';
@@ -21,10 +21,15 @@ export function formatImportSummary(summary: ImportSummary, milliseconds: number
   return `Imported ${parts.join(', ')}${extra.length > 0 ? `; ${extra.join('; ')}` : ''} in ${seconds} s.\n`;
 }
 
-/** Progress on stderr, once per written batch; small files finish in one batch and print none. */
-export function progressReporter(): (done: number, total: number) => void {
+/**
+ * Progress on stderr, once per written batch; small files finish in one batch and print none. A
+ * file is read as a stream, so its number of events is only known at its end.
+ */
+export function progressReporter(): ImportProgress {
   return (done, total) => {
-    if (total > 2_000) process.stderr.write(`imported ${done}/${total} events\n`);
+    if (total === undefined) {
+      if (done > 2_000) process.stderr.write(`imported ${done} events\n`);
+    } else if (total > 2_000) process.stderr.write(`imported ${done}/${total} events\n`);
   };
 }
 
@@ -38,9 +43,9 @@ export const importCommand = defineCommand({
   summary: 'load a calendar file (see docs/import-format.md)',
   operands: 'FILE',
   description: `
-Loads a calendar file (JSON, docs/import-format.md) in one transaction. The whole file is
-checked first: any problem is printed as "json.path: message", the exit status is 1 and nothing
-is written.`,
+Loads a calendar file (JSON, docs/import-format.md) in one transaction, reading it as a stream.
+The whole file is checked: any problem is printed as "json.path: message", the exit status is 1
+and nothing is written.`,
   options: {
     replace: { description: 'remove the events the file does not list' },
   },
@@ -49,28 +54,38 @@ is written.`,
     return { file: file!, replace: flag(line, 'replace') };
   },
   async run({ file, replace }) {
-    let input: unknown;
+    let handle: FileHandle;
     try {
-      input = JSON.parse(await readFile(file, 'utf8'));
+      handle = await open(file, 'r');
     } catch (error) {
-      const reason = error instanceof SyntaxError ? `is not valid JSON (${error.message})` : `cannot be read (${errorMessage(error)})`;
-      process.stderr.write(`calendar import: ${file} ${reason}\n`);
+      process.stderr.write(`calendar import: ${file} cannot be read (${errorMessage(error)})\n`);
       return 1;
     }
-    const { importCalendar, ImportValidationError } = await import('../import/import-calendar.js');
-    return withMigratedDatabase(async (db) => {
-      try {
-        const started = performance.now();
-        const summary = await importCalendar(db, input, { replace, onProgress: progressReporter() });
-        process.stdout.write(formatImportSummary(summary, performance.now() - started));
-        return 0;
-      } catch (error) {
-        if (!(error instanceof ImportValidationError)) throw error;
-        const count = error.problems.length;
-        process.stderr.write(`calendar import: ${file} was not imported, ${count} problem${count === 1 ? '' : 's'} (the database is unchanged):\n`);
-        for (const problem of error.problems) process.stderr.write(`${problem}\n`);
-        return 1;
-      }
-    });
+    try {
+      const { importCalendarParts, ImportValidationError } = await import('../import/import-calendar.js');
+      const { readCalendarFile, CalendarFileError } = await import('../import/read-calendar-file.js');
+      return await withMigratedDatabase(async (db) => {
+        try {
+          const started = performance.now();
+          const summary = await importCalendarParts(db, readCalendarFile(handle), { replace, onProgress: progressReporter() });
+          process.stdout.write(formatImportSummary(summary, performance.now() - started));
+          return 0;
+        } catch (error) {
+          // Found while streaming, possibly at the very end; the transaction was rolled back.
+          if (error instanceof CalendarFileError) {
+            const reason = error.reason === 'invalidJson' ? 'is not valid JSON' : 'cannot be read';
+            process.stderr.write(`calendar import: ${file} ${reason} (${error.message}); the database is unchanged\n`);
+            return 1;
+          }
+          if (!(error instanceof ImportValidationError)) throw error;
+          const count = error.problems.length;
+          process.stderr.write(`calendar import: ${file} was not imported, ${count} problem${count === 1 ? '' : 's'} (the database is unchanged):\n`);
+          for (const problem of error.problems) process.stderr.write(`${problem}\n`);
+          return 1;
+        }
+      });
+    } finally {
+      await handle.close();
+    }
   },
 });

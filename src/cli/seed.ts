@@ -6,7 +6,7 @@ import { withMigratedDatabase } from './with-migrated-database.js';
 const MAX_EVENTS = 1_000_000;
 const MAX_SEED = 0xffffffff;
 
-/** `calendar seed`: generates the demo calendar around today and loads it through the import. */
+/** `calendar seed`: generates the demo calendar around today and streams it through the import. */
 export const seedCommand = defineCommand({
   name: 'seed',
   summary: 'generate the demo calendar around today and import it',
@@ -28,23 +28,27 @@ it like a calendar file.`,
   },
   async run({ events, seed, replace }) {
     const { clockFrom } = await import('../config.js');
-    const { generateDemoCalendar } = await import('../import/demo-calendar.js');
+    const { demoCalendar } = await import('../import/demo-calendar.js');
     const { importCalendar, ImportValidationError } = await import('../import/import-calendar.js');
     return withMigratedDatabase(async (db, config) => {
       // CALENDAR_NOW fixes "today" too, so a seeded database matches a fixed service clock.
       const today = clockFrom(config)();
       const started = performance.now();
-      const calendar = generateDemoCalendar({ events, seed, today });
-      const generated = performance.now();
-      process.stdout.write(`Generated ${events} demo events (seed ${seed}) in ${((generated - started) / 1000).toFixed(1)} s.\n`);
+      const calendar = demoCalendar({ events, seed, today });
+      // The events are generated while they are loaded, one at a time: the time spent generating is
+      // measured around each one, and the rest is the import's.
+      const generating = timed(calendar.events);
+      const generated = (): string => `Generated ${events} demo events (seed ${seed}) in ${(generating.milliseconds / 1000).toFixed(1)} s.\n`;
       try {
-        const summary = await importCalendar(db, calendar, { replace, onProgress: progressReporter() });
-        process.stdout.write(formatImportSummary(summary, performance.now() - generated));
+        const summary = await importCalendar(db, { ...calendar, events: generating }, { replace, onProgress: progressReporter() });
+        process.stdout.write(generated());
+        process.stdout.write(formatImportSummary(summary, performance.now() - started - generating.milliseconds));
         process.stdout.write(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s.\n`);
         return 0;
       } catch (error) {
         // The demo calendar can clash with stored data, e.g. a venue slug another venue already has.
         if (!(error instanceof ImportValidationError)) throw error;
+        process.stdout.write(generated());
         process.stderr.write(`calendar seed: the demo calendar was not imported (the database is unchanged):\n`);
         for (const problem of error.problems) process.stderr.write(`${problem}\n`);
         return 1;
@@ -52,3 +56,24 @@ it like a calendar file.`,
     });
   },
 });
+
+/** An iterable that adds up the time spent producing its items; keeps `length` for progress. */
+function timed<T>(items: Iterable<T> & { readonly length: number }): Iterable<T> & { readonly length: number; readonly milliseconds: number } {
+  let milliseconds = 0;
+  return {
+    length: items.length,
+    get milliseconds() {
+      return milliseconds;
+    },
+    *[Symbol.iterator]() {
+      const iterator = items[Symbol.iterator]();
+      for (;;) {
+        const before = performance.now();
+        const next = iterator.next();
+        milliseconds += performance.now() - before;
+        if (next.done) return;
+        yield next.value;
+      }
+    },
+  };
+}

@@ -1,11 +1,15 @@
-import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect, sql, type KyselyConfig } from 'kysely';
 import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 import { StartupError } from '../startup-error.js';
 import { describeDatabaseError, isPermanentConnectionError } from './connection-errors.js';
+import { listenForDataVersions } from './data-version-listener.js';
+import type { ListenForDataVersions } from '../read-model/read-model.js';
 import type { Database } from './database.js';
 import { DatabaseHealth } from './database-health.js';
+import { lockDataDir } from './data-dir-lock.js';
+import { activeTracing, type Tracing } from '../telemetry/tracing.js';
 import { migrations } from './migrations/index.js';
 import { PGliteThread } from './pglite-thread.js';
 
@@ -49,6 +53,8 @@ export interface DatabaseHandle {
    * Concurrent calls share one probe.
    */
   probe(): Promise<DatabaseProbe>;
+  /** PostgreSQL: LISTEN for data-version notices on a connection of its own (the embedded database has none). */
+  listenForDataVersions?: ListenForDataVersions | undefined;
   close(): Promise<void>;
 }
 
@@ -125,13 +131,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     await waitForServer(probeOnce, options);
     const probe = sharedWhileRunning(probeOnce);
     if (schema !== 'public') await pool.query(`create schema if not exists ${schema}`);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...statementSpans({ driver: 'postgres', schema, url: options.url }) });
     return {
       db,
       driver: 'postgres',
       schema,
       health,
       probe,
+      listenForDataVersions: (handlers) => listenForDataVersions(connection, schema, handlers, options.logger),
       close: async () => {
         await probePool.end();
         await db.destroy();
@@ -139,13 +146,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     };
   }
 
+  // One process per data directory, taken before PGlite touches a file (data-dir-lock.ts says why).
+  const lock = options.dataDir === 'memory://' ? undefined : lockDataDir(options.dataDir);
   // On a thread of its own, so that a heavy statement does not hold this thread's event loop.
   const pglite = new PGliteThread({
     dataDir: options.dataDir,
     setup: [...(schema !== 'public' ? [`create schema if not exists ${schema}`] : []), `set search_path to ${searchPath}`],
   });
-  await pglite.waitReady;
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  try {
+    await pglite.waitReady;
+  } catch (error) {
+    await pglite.close();
+    lock?.release();
+    throw error;
+  }
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), ...statementSpans({ driver: 'pglite', schema }) });
   // The embedded database lives in this process: it is reachable unless it is busy for longer than
   // a probe may wait (one statement at a time), which readiness reports as unreachable.
   const probe = sharedWhileRunning(async (): Promise<DatabaseProbe> => {
@@ -160,7 +175,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       return { reachable: false, reason: describeDatabaseError(error) };
     }
   });
-  return { db, driver: 'pglite', schema, health, probe, close: () => db.destroy() };
+  const close = async () => {
+    await db.destroy();
+    lock?.release();
+  };
+  return { db, driver: 'pglite', schema, health, probe, close };
 }
 
 type RowQuery = (text: string) => Promise<{ rows: Record<string, unknown>[] }>;
@@ -172,6 +191,12 @@ async function latestAppliedMigration(query: RowQuery): Promise<string | undefin
   const latest = await query('select max(name) as name from kysely_migration');
   const name = latest.rows[0]?.['name'];
   return typeof name === 'string' ? name : undefined;
+}
+
+/** Kysely's `log` hook making a span per statement, when tracing was started before the database was opened. */
+function statementSpans(database: Parameters<Tracing['statementLog']>[0]): { log?: KyselyConfig['log'] } {
+  const tracing = activeTracing();
+  return tracing ? { log: tracing.statementLog(database) } : {};
 }
 
 /** Runs `work` once for all callers that ask while it runs. */

@@ -885,22 +885,49 @@ function festival(ctx: Context, firstSeq: number, room: number): CalendarEvent[]
   return events;
 }
 
+/** The demo calendar, its events generated one at a time (`length` of them) each time they are iterated. */
+export interface DemoCalendar {
+  categories: CalendarCategory[];
+  venues: CalendarVenue[];
+  organizers: CalendarOrganizer[];
+  events: Iterable<CalendarEvent> & { readonly length: number };
+}
+
+/** The events, in order: the same seed and day give the same sequence at every iteration. */
+function* demoEvents(options: DemoCalendarOptions): Generator<CalendarEvent> {
+  const random = new Random(options.seed);
+  const ctx: Context = { random, days: new OsloDays(options.today), places: places(), hosts: hosts() };
+  let count = 0;
+  while (count < options.events) {
+    const kind = random.weighted(KINDS);
+    const seq = count + 1;
+    // A festival comes with its programme (a dozen events at most), generated together.
+    const batch = kind === 'festival' ? festival(ctx, seq, options.events - count) : [finish(ctx, seq, draftOf(ctx, kind))];
+    count += batch.length;
+    yield* batch;
+  }
+}
+
 /**
  * A realistic, reproducible Norwegian event calendar around `today`: the 19 public categories plus
  * sub-categories and a hidden one, venues and organizers in six municipalities, and events of every
  * shape the API must handle (series, same-day repeats, festivals with programmes, online events,
  * cancelled and sold-out dates, dates without end time, messy price inputs, future publishing).
+ *
+ * The events are generated lazily, so that a million of them stream into the loader without ever
+ * being held together (`calendar seed --events 1000000`).
  */
-export function generateDemoCalendar(options: DemoCalendarOptions): CalendarFile {
-  const random = new Random(options.seed);
-  const ctx: Context = { random, days: new OsloDays(options.today), places: places(), hosts: hosts() };
+export function demoCalendar(options: DemoCalendarOptions): DemoCalendar {
+  return {
+    categories: categories(),
+    venues: places().map((p) => p.venue),
+    organizers: hosts().map((o) => o.organizer),
+    events: { length: Math.max(0, options.events), [Symbol.iterator]: () => demoEvents(options) },
+  };
+}
 
-  const events: CalendarEvent[] = [];
-  while (events.length < options.events) {
-    const kind = random.weighted(KINDS);
-    const seq = events.length + 1;
-    if (kind === 'festival') events.push(...festival(ctx, seq, options.events - events.length));
-    else events.push(finish(ctx, seq, draftOf(ctx, kind)));
-  }
-  return { categories: categories(), venues: ctx.places.map((p) => p.venue), organizers: ctx.hosts.map((o) => o.organizer), events };
+/** The demo calendar as one object, every event in memory (for tests and small calendars). */
+export function generateDemoCalendar(options: DemoCalendarOptions): CalendarFile {
+  const demo = demoCalendar(options);
+  return { categories: demo.categories, venues: demo.venues, organizers: demo.organizers, events: [...demo.events] };
 }

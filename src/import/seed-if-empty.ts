@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { generateDemoCalendar } from './demo-calendar.js';
+import { demoCalendar } from './demo-calendar.js';
 import { importCalendar, type ImportSummary } from './import-calendar.js';
 
 export interface SeedIfEmptyOptions {
@@ -20,6 +20,5 @@ export async function seedDemoCalendarIfEmpty(db: Kysely<Database>, options: See
   if (options.events <= 0) return null;
   const existing = await db.selectFrom('events').select('id').limit(1).executeTakeFirst();
   if (existing) return null;
-  const calendar = generateDemoCalendar({ events: options.events, seed: options.seed ?? 1, today: options.today });
-  return importCalendar(db, calendar);
+  return importCalendar(db, demoCalendar({ events: options.events, seed: options.seed ?? 1, today: options.today }));
 }

@@ -9,6 +9,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { DatabaseHealth } from '../db/database-health.js';
 import type { Logger } from '../logger.js';
+import { activeTracing } from '../telemetry/tracing.js';
+import { ReadModel } from '../read-model/read-model.js';
 import { useApiKey } from './use-api-key.js';
 import { useCalendarContext } from './use-calendar-context.js';
 import { useDescriptiveValidationErrors } from './use-descriptive-validation-errors.js';
@@ -23,6 +25,8 @@ import { useUsageCounts, type UsageRecorder } from './use-usage-counts.js';
 export interface PluginOptions {
   schema: GraphQLSchema;
   db: Kysely<Database>;
+  /** The calendar's read model. @default one of its own, started at once (tests) */
+  readModel?: ReadModel | undefined;
   /** Where database outages are reported (logged once per episode). @default a health of its own */
   databaseHealth?: DatabaseHealth | undefined;
   logger: Logger;
@@ -43,7 +47,11 @@ export interface PluginOptions {
 /** The Envelop pipeline around our executor. Order matters where noted. */
 export function createEnveloped(options: PluginOptions) {
   const databaseHealth = options.databaseHealth ?? new DatabaseHealth(options.logger);
+  const readModel = options.readModel ?? startedReadModel(options);
   const plugins: (Plugin | false | undefined)[] = [
+    // First: its instrumentation is then the outermost, so each span covers the whole phase, every
+    // other plugin's hooks included. Present only when tracing was started (OTEL_* settings).
+    activeTracing()?.envelopPlugin(),
     // Envelop 5 needs the engine before the schema.
     useEngine({ parse: graphql.parse, validate: graphql.validate, execute: graphql.execute, subscribe: graphql.subscribe, specifiedRules: graphql.specifiedRules }),
     useSchema(options.schema),
@@ -56,7 +64,7 @@ export function createEnveloped(options: PluginOptions) {
     useDescriptiveValidationErrors(),
     // Before the response cache and JIT: refused input never executes and is never cached.
     useStringInputRules(),
-    useCalendarContext({ db: options.db, clock: options.clock, eventLinkBase: options.eventLinkBase, logger: options.logger }),
+    useCalendarContext({ db: options.db, readModel, clock: options.clock, eventLinkBase: options.eventLinkBase }),
     // Before the response cache: the cache wraps whichever execute function is current when its own
     // onExecute runs, so JIT must already have replaced it.
     options.jit === false
@@ -66,7 +74,7 @@ export function createEnveloped(options: PluginOptions) {
     useInvalidArgumentsNullData(),
     useLoggedMaskedErrors({ logger: options.logger, databaseHealth }),
     // Answers with errors are never cached, so the two plugins above may sit on either side of it.
-    options.responseCache ? useSharedResponseCache({ ...options.responseCache, logger: options.logger }) : undefined,
+    options.responseCache ? useSharedResponseCache({ ...options.responseCache, dataVersion: () => readModel.version, logger: options.logger }) : undefined,
     // After the response cache: the key notice is added on the way out, never stored in the shared
     // answer, so callers with and without a key share every cached answer.
     useApiKey({ db: options.db, logger: options.logger, databaseHealth, cacheTtlMs: options.apiKeyCacheTtlMs }),
@@ -77,3 +85,10 @@ export function createEnveloped(options: PluginOptions) {
 }
 
 export type GetEnveloped = ReturnType<typeof createEnveloped>;
+
+/** A read model of the pipeline's own, for callers that run operations without the service (tests, benchmarks). */
+function startedReadModel(options: PluginOptions): ReadModel {
+  const model = new ReadModel({ db: options.db, clock: options.clock ?? (() => new Date()), logger: options.logger });
+  void model.start();
+  return model;
+}

@@ -1,6 +1,8 @@
 import type { Plugin } from '@envelop/core';
-import { createInMemoryCache, defaultBuildResponseCacheKey, useResponseCache, type Cache } from '@envelop/response-cache';
-import type { ExecutionResult } from 'graphql';
+import { defaultBuildResponseCacheKey, useResponseCache, type Cache } from '@envelop/response-cache';
+import { LRUCache } from 'lru-cache';
+import { Kind, type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { selectedFieldNames } from '../schema/selected-fields.js';
 import type { Logger } from '../logger.js';
 
 const MINUTE = 60_000;
@@ -54,12 +56,21 @@ export interface SharedResponseCacheOptions {
   store?: Cache | undefined;
   /** Answers kept in this process, in front of the shared store. @default 1000 */
   localEntries?: number;
+  /** Bytes (of JSON) those answers may take together. @default 64 MiB */
+  localBytes?: number;
+  /** Larger answers (of JSON) are not kept at all, here or shared. @default 1 MiB */
+  maxAnswerBytes?: number;
   /** Prefix of every cache key, so that services sharing a Redis do not share answers. @default 'calendar' */
   namespace?: string;
   /** @default RESPONSE_TTL_MS */
   ttlPerSchemaCoordinate?: Record<string, number>;
   /** @default DEFAULT_RESPONSE_TTL_MS */
   defaultTtlMs?: number;
+  /**
+   * The data version answers are read at (the read model's): part of every key, so that once a node
+   * reads a new version none of its answers of an older one is served, from memory or Redis.
+   */
+  dataVersion?: (() => string | null) | undefined;
   logger: Logger;
 }
 
@@ -75,7 +86,12 @@ export interface SharedResponseCacheOptions {
  *   answers served as before.
  */
 export function useSharedResponseCache(options: SharedResponseCacheOptions): Plugin {
-  const local = createInMemoryCache({ max: options.localEntries ?? 1000 });
+  // Bounded by bytes as well as entries: one whole-world `allUpcomingEventsInArea` answer is megabytes.
+  const local = new LRUCache<string, { result: ExecutionResult }>({ max: options.localEntries ?? 1000, maxSize: options.localBytes ?? 64 * 1024 * 1024 });
+  const keepLocally = (key: string, result: ExecutionResult, bytes: number, ttl: number) => {
+    local.set(key, { result }, { ttl, size: Math.max(1, bytes) });
+  };
+  const maxAnswerBytes = options.maxAnswerBytes ?? 1024 * 1024;
   const shared = options.store;
   const namespace = options.namespace ?? 'calendar';
   const logger = options.logger;
@@ -83,7 +99,7 @@ export function useSharedResponseCache(options: SharedResponseCacheOptions): Plu
 
   const storeFor = (context: object): Cache => ({
     async get(key) {
-      let entry: ExecutionResult | null | undefined = await local.get(key);
+      let entry: ExecutionResult | null | undefined = local.get(key)?.result;
       const fromShared = !entry;
       if (!entry && shared) {
         try {
@@ -100,7 +116,7 @@ export function useSharedResponseCache(options: SharedResponseCacheOptions): Plu
         const ageMs = Math.max(0, Date.now() - storedAt);
         freshnessByContext.set(context, { ttlMs, ageMs });
         // Kept here too, for what remains of its TTL: never longer than the shared entry lives.
-        if (fromShared && ttlMs - ageMs > 0) void local.set(key, entry, [], ttlMs - ageMs);
+        if (fromShared && ttlMs - ageMs > 0) keepLocally(key, entry, JSON.stringify(entry).length, ttlMs - ageMs);
       }
       const { extensions: _dropped, ...rest } = entry;
       return Object.keys(extensions).length > 0 ? { ...rest, extensions } : rest;
@@ -108,10 +124,12 @@ export function useSharedResponseCache(options: SharedResponseCacheOptions): Plu
     set(key, result, _entities, ttl) {
       if (!Number.isFinite(ttl) || ttl <= 0) return;
       const stamp: Stamp = { storedAt: Date.now(), ttlMs: ttl };
-      freshnessByContext.set(context, { ttlMs: ttl, ageMs: 0 });
       const stamped: ExecutionResult = { ...result, extensions: { ...result.extensions, [STAMP]: stamp } };
-      // Not awaited by the response cache: a rejection here must not become an unhandled one.
-      void local.set(key, stamped, [], ttl);
+      // Recomputing a huge answer costs less than holding many of them (and each box is its own key).
+      const bytes = JSON.stringify(stamped).length;
+      if (bytes > maxAnswerBytes) return;
+      freshnessByContext.set(context, { ttlMs: ttl, ageMs: 0 });
+      keepLocally(key, stamped, bytes, ttl);
       if (!shared) return;
       return Promise.resolve()
         .then(() => shared.set(key, stamped, [], ttl))
@@ -122,16 +140,56 @@ export function useSharedResponseCache(options: SharedResponseCacheOptions): Plu
     },
   });
 
-  return useResponseCache({
+  const ttls = { ...(options.ttlPerSchemaCoordinate ?? RESPONSE_TTL_MS) };
+  const defaultTtl = options.defaultTtlMs ?? DEFAULT_RESPONSE_TTL_MS;
+  // Marks the requests whose operation selects a root field kept out of the cache; their answers
+  // are still fresh for the field's TTL, so that a CDN may keep them (see UNCACHED_ROOT_FIELDS).
+  const uncached = new WeakSet<object>();
+  const marker: Plugin = {
+    onExecute({ args }) {
+      const fields = uncachedRootFields(args.document, args.operationName ?? undefined);
+      if (fields.length === 0) return;
+      uncached.add(args.contextValue as object);
+      freshnessByContext.set(args.contextValue as object, { ttlMs: Math.min(...fields.map((f) => ttls[`Query.${f}`] ?? defaultTtl)), ageMs: 0 });
+    },
+  };
+  const cache = useResponseCache({
+    enabled: (context) => !uncached.has(context),
     cache: storeFor,
     // One shared cache for everyone: answers hold nothing per caller.
     session: () => null,
-    ttl: options.defaultTtlMs ?? DEFAULT_RESPONSE_TTL_MS,
-    ttlPerSchemaCoordinate: { ...(options.ttlPerSchemaCoordinate ?? RESPONSE_TTL_MS) },
-    buildResponseCacheKey: async (params) => `${namespace}:rc:${await defaultBuildResponseCacheKey(params)}`,
+    ttl: defaultTtl,
+    ttlPerSchemaCoordinate: ttls,
+    buildResponseCacheKey: async (params) => `${namespace}:rc:${options.dataVersion?.() ?? '-'}:${await defaultBuildResponseCacheKey(params)}`,
     // The default logs a warning for every answer with errors; such answers are simply not cached.
     shouldCacheResult: ({ result }) => !result.errors,
     // Never let NODE_ENV=development add cache metadata to shared answers.
     includeExtensionMetadata: false,
   });
+  return {
+    onPluginInit({ addPlugin }) {
+      // In this order: the marker's onExecute runs before the cache's.
+      addPlugin(marker);
+      addPlugin(cache);
+    },
+  };
+}
+
+/**
+ * Root fields whose answers are never kept: their size grows with the calendar (a whole-world box
+ * is megabytes), and the response cache's walk over such an answer (it copies every object to strip
+ * its bookkeeping fields) costs more than recomputing it, and holding many would take gigabytes.
+ */
+export const UNCACHED_ROOT_FIELDS: ReadonlySet<string> = new Set(['allUpcomingEventsInArea']);
+
+/** The uncached root fields the executed operation selects (fragments on Query included). */
+function uncachedRootFields(document: DocumentNode, operationName: string | undefined): string[] {
+  const operation = document.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (operationName === undefined || d.name?.value === operationName),
+  );
+  if (!operation) return [];
+  const fragments = Object.fromEntries(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+  );
+  return [...selectedFieldNames([operation.selectionSet], fragments)].filter((name) => UNCACHED_ROOT_FIELDS.has(name));
 }

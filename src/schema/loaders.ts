@@ -1,38 +1,23 @@
 import DataLoader from 'dataloader';
 import type { Kysely } from 'kysely';
-import type { CategoryRow, Database, EventRecord, OccurrenceRow, OrganizerRow, VenueRow } from '../db/database.js';
-import { eventRecordsByIds, occurrencesByIds, upcomingOccurrencesByEventIds } from '../db/repositories/event-records.js';
-import { readDataVersion } from '../db/repositories/catalogue.js';
-import type { Catalogue, CatalogueCache } from './catalogue-cache.js';
+import type { CategoryRow, Database, OccurrenceRow, OrganizerRow, VenueRow } from '../db/database.js';
+import { upcomingOccurrencesByEventIds } from '../db/repositories/event-records.js';
+import type { CalendarReader } from '../read-model/calendar-reader.js';
 
-/** Per-request batching: every list of N events costs one query per kind of record, not N. */
+/** Per-request lookups: catalogue records from the request's snapshot, dates batched (no N+1). */
 export interface Loaders {
-  event: DataLoader<string, EventRecord | null>;
-  occurrence: DataLoader<string, OccurrenceRow | null>;
+  /**
+   * Dates that have not ended, per event: only for `repetitions` a resolver could not foresee
+   * (nodes normally carry them, read with the page).
+   */
   upcomingOccurrences: DataLoader<string, OccurrenceRow[]>;
   venue: DataLoader<string, VenueRow | null>;
   organizer: DataLoader<string, OrganizerRow | null>;
   categories: () => Promise<readonly CategoryRow[]>;
-  /**
-   * The data version a statement of this request has read anyway (an `events` page): the
-   * catalogues then come from the kept copy without a statement of their own.
-   */
-  useDataVersion(version: string): void;
 }
 
-function byKey<T>(keys: readonly string[], rows: T[], keyOf: (row: T) => string): (T | null)[] {
-  const map = new Map(rows.map((r) => [keyOf(r), r]));
-  return keys.map((k) => map.get(k) ?? null);
-}
-
-export function createLoaders(db: Kysely<Database>, now: Date, catalogues: CatalogueCache): Loaders {
-  let version: Promise<string> | undefined;
-  let catalogue: Promise<Catalogue> | undefined;
-  // One catalogue per request, so that every venue and category of a response agrees.
-  const requestCatalogue = () => (catalogue ??= (version ??= readDataVersion(db)).then((v) => catalogues.atLeast(v)));
+export function createLoaders(db: Kysely<Database>, now: Date, calendar: CalendarReader): Loaders {
   return {
-    event: new DataLoader(async (ids) => byKey(ids, await eventRecordsByIds(db, ids), (r) => r.id)),
-    occurrence: new DataLoader(async (ids) => byKey(ids, await occurrencesByIds(db, ids), (r) => String(r.id))),
     upcomingOccurrences: new DataLoader(async (eventIds) => {
       const rows = await upcomingOccurrencesByEventIds(db, eventIds, now);
       const grouped = new Map<string, OccurrenceRow[]>();
@@ -44,16 +29,13 @@ export function createLoaders(db: Kysely<Database>, now: Date, catalogues: Catal
       return eventIds.map((id) => grouped.get(id) ?? []);
     }),
     venue: new DataLoader(async (ids) => {
-      const { venues } = await requestCatalogue();
+      const { venues } = await calendar.catalogue();
       return ids.map((id) => venues.get(id) ?? null);
     }),
     organizer: new DataLoader(async (ids) => {
-      const { organizers } = await requestCatalogue();
+      const { organizers } = await calendar.catalogue();
       return ids.map((id) => organizers.get(id) ?? null);
     }),
-    categories: async () => (await requestCatalogue()).categories,
-    useDataVersion(v) {
-      version ??= Promise.resolve(v);
-    },
+    categories: async () => (await calendar.catalogue()).categories,
   };
 }

@@ -1,17 +1,11 @@
 import type { CategoryRow, EventRecord, OccurrenceRow, OrganizerRow, StoredImage, StoredPrice, VenueRow } from '../db/database.js';
-import type { FacetCount, FacetKind } from '../db/repositories/event-nodes.js';
+import type { CalendarNode } from '../read-model/calendar-reader.js';
+import type { FacetCount, FacetKind } from '../read-model/event-results.js';
 
 export type { EventRecord };
 
-/**
- * One node of a result: an event with one of its dates promoted into the event's date fields.
- * `groupedDay` is set when nodes are grouped per Oslo day: repetitions then stay within that day.
- */
-export interface EventNode {
-  event: EventRecord;
-  occurrence: OccurrenceRow;
-  groupedDay: string | null;
-}
+/** One node of a result: an event with one of its dates promoted (see CalendarNode). */
+export type EventNode = CalendarNode;
 
 /**
  * A page of `events`. Whole-result figures (total, facet counts) are only computed when selected:

@@ -1,8 +1,10 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createHash } from 'node:crypto';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
-import { generateDemoCalendar } from '../../src/import/demo-calendar.js';
+import { demoCalendar, generateDemoCalendar } from '../../src/import/demo-calendar.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { importFormat, type CalendarFile } from '../../src/import/import-format.js';
+import { seedDemoCalendarIfEmpty } from '../../src/import/seed-if-empty.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 
 const TODAY = new Date('2026-03-25T12:00:00+01:00');
@@ -45,6 +47,23 @@ describe('generateDemoCalendar', () => {
     const base = generateDemoCalendar({ events: 300, seed: 7, today: TODAY });
     expect(generateDemoCalendar({ events: 300, seed: 8, today: TODAY }).events).not.toEqual(base.events);
     expect(generateDemoCalendar({ events: 300, seed: 7, today: new Date('2026-03-26T12:00:00+01:00') }).events).not.toEqual(base.events);
+  });
+
+  it('generates its events lazily, the same ones at every pass, and says how many there are', () => {
+    const lazy = demoCalendar({ events: 300, seed: 7, today: TODAY });
+    expect(lazy.events.length).toBe(300);
+    const first = [...lazy.events];
+    expect([...lazy.events]).toEqual(first);
+    expect(first).toEqual(generateDemoCalendar({ events: 300, seed: 7, today: TODAY }).events);
+  });
+
+  it('is, byte for byte, the calendar it was before its events were generated lazily', () => {
+    // Digests of JSON.stringify(generateDemoCalendar(...)) as the whole-object generator made it:
+    // seeded databases, screenshots and benchmark figures all assume this exact calendar.
+    const digest = (events: number, seed: number) =>
+      createHash('sha256').update(JSON.stringify(generateDemoCalendar({ events, seed, today: TODAY }))).digest('hex');
+    expect(digest(500, 3)).toBe('dded48c419871d2d2c927469e368f3b389374010ea4b12b319a2f6b56067a95b');
+    expect(digest(2000, 1)).toBe('642769d5ca7fc3766d87381e36291b1d80cb1d9b9b4cfb8f59a178e56889c223');
   });
 
   it('is a valid import file with exactly the requested number of events', () => {
@@ -152,5 +171,14 @@ describe(`the demo calendar in the database (${databaseLabel})`, () => {
     expect(summary.events).toBe(500);
     expect(summary.categories).toBe(22);
     expect(summary.occurrences).toBe((demo.events ?? []).reduce((n, e) => n + e.dates.length, 0));
+  });
+
+  it('seeds the 2000 startup events into a database without events, and never over one that has some', async () => {
+    await importCalendar(handle.db, { events: [] }, { replace: true });
+    const summary = await seedDemoCalendarIfEmpty(handle.db, { events: 2000, today: TODAY });
+    expect(summary?.events).toBe(2000);
+    const count = await handle.db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(2000);
+    expect(await seedDemoCalendarIfEmpty(handle.db, { events: 2000, today: TODAY })).toBeNull();
   });
 });

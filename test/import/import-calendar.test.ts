@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { hashApiKey } from '../../src/domain/api-key-hash.js';
 import { importCalendar, ImportValidationError } from '../../src/import/import-calendar.js';
+import { dumpCalendarTables } from '../support/calendar-tables.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 
 type Json = Record<string, unknown>;
@@ -79,20 +80,7 @@ function calendar(): { categories: Json[]; venues: Json[]; organizers: Json[]; e
   };
 }
 
-const TABLES = ['categories', 'retired_categories', 'venues', 'organizers', 'events', 'event_categories', 'event_organizers', 'occurrences', 'api_keys'] as const;
-
-/** Every row of every table, in a stable order; occurrence ids (a sequence) left out. */
-async function dump(handle: DatabaseHandle): Promise<Record<string, unknown[]>> {
-  const out: Record<string, unknown[]> = {};
-  for (const table of TABLES) {
-    const result = await sql<Json>`select * from ${sql.table(table)}`.execute(handle.db);
-    out[table] = result.rows
-      .map(({ id, ...row }) => (table === 'occurrences' ? row : { id, ...row }))
-      .map((row) => JSON.stringify(row))
-      .sort();
-  }
-  return out;
-}
+const dump = dumpCalendarTables;
 
 async function empty(handle: DatabaseHandle): Promise<void> {
   for (const table of ['occurrences', 'event_categories', 'event_organizers', 'events', 'venues', 'organizers', 'retired_categories', 'api_keys'] as const) {

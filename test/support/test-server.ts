@@ -20,7 +20,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export interface TestServerOptions extends Pick<StartOptions, 'apiKeyCacheTtlMs' | 'usageFlushIntervalMs' | 'jit'> {
+export interface TestServerOptions extends Pick<StartOptions, 'apiKeyCacheTtlMs' | 'usageFlushIntervalMs' | 'jit' | 'dataVersionPollMs'> {
   /** Import file loaded before the server starts. */
   calendar?: unknown;
   /** "Now" of the service. @default the wall clock */
@@ -71,6 +71,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     apiKeyCacheTtlMs: options.apiKeyCacheTtlMs,
     usageFlushIntervalMs: options.usageFlushIntervalMs,
     jit: options.jit,
+    dataVersionPollMs: options.dataVersionPollMs,
   });
   return {
     url: service.url,

@@ -1,6 +1,8 @@
 import type { EventResolvers } from '../../../generated/resolvers-types.js';
 import { formatOsloTimestamp } from '../../domain/oslo-time.js';
-import type { OrganizerModel } from '../models.js';
+
+/** `YYYY-MM-DD` as days since 1970-01-01, as the read model numbers Oslo days. */
+const osloDayNumber = (day: string): number => Math.round(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
 
 const optionalTimestamp = (value: Date | string | null): string | null =>
   value == null ? null : formatOsloTimestamp(new Date(value));
@@ -22,13 +24,13 @@ export const Event: EventResolvers = {
   categories: (n) => n.event.category_ids,
   mode: (n) => n.event.mode,
   tags: (n) => n.event.tags,
-  venue: (n, _a, ctx) => (n.occurrence.venue_id ? ctx.loaders.venue.load(n.occurrence.venue_id) : null),
-  organizers: async (n, _a, ctx) => {
-    const rows = await ctx.loaders.organizer.loadMany(n.event.organizer_ids);
-    return rows.filter((r): r is OrganizerModel => r != null && !(r instanceof Error));
-  },
+  // From the node's own snapshot, without a promise per node (a whole-world area answer has thousands).
+  venue: (n) => (n.occurrence.venue_id ? (n.catalogue.venues.get(n.occurrence.venue_id) ?? null) : null),
+  organizers: (n) => n.event.organizer_ids.flatMap((id) => n.catalogue.organizers.get(id) ?? []),
   images: (n) => n.event.images,
   repetitions: async (n, _a, ctx) => {
+    // Read with the page (same data version); loaded here only for a selection the resolver missed.
+    if (n.repetitions) return n.repetitions;
     const dates = await ctx.loaders.upcomingOccurrences.load(n.event.id);
     const promoted = n.occurrence;
     const promotedStart = new Date(promoted.start_at).getTime();
@@ -36,11 +38,12 @@ export const Event: EventResolvers = {
     return dates.filter((d) => {
       const start = new Date(d.start_at).getTime();
       const later = start > promotedStart || (start === promotedStart && Number(d.id) > Number(promoted.id));
-      return later && (n.groupedDay == null || d.local_day === n.groupedDay);
+      return later && (n.groupedDay == null || osloDayNumber(d.local_day) === n.groupedDay);
     });
   },
   ticketsInformation: (n) => n.event.tickets_information,
-  prices: (n) => n.occurrence.prices ?? n.event.prices,
+  // Not promoted (rule 5): a date's own prices show on its Repetition; the event's are the event's.
+  prices: (n) => n.event.prices,
   ticketsURL: (n) => n.occurrence.tickets_url,
   eventCancelled: (n) => n.occurrence.cancelled,
   eventSoldOut: (n) => n.occurrence.sold_out,

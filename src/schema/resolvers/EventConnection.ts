@@ -1,5 +1,5 @@
 import type { EventConnectionResolvers } from '../../../generated/resolvers-types.js';
-import type { FacetCount } from '../../db/repositories/event-nodes.js';
+import type { FacetCount } from '../../read-model/event-results.js';
 
 /** Joins facet counts to their records, keeping the counts' order (most hits first). */
 async function withRecords<T>(counts: FacetCount[] | undefined, load: (ids: string[]) => Promise<(T | Error | null)[]>) {

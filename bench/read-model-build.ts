@@ -1,0 +1,59 @@
+/**
+ * How the read model grows with the calendar: for each seeded schema `bench_<N>` (bench/read-model.ts
+ * seeds them; 1M with `calendar seed --events 1000000`), builds the snapshot in this process and
+ * prints build time, the heap it keeps (after a full GC), its typed columns, the process's peak RSS,
+ * and the one-pass scan of a cold filter (total + 3 facets + a 20-node page, no search) p50/p95.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test BENCH_SIZES=10000,100000,1000000 \
+ *     node --expose-gc --import tsx bench/read-model-build.ts
+ */
+import { readFileSync } from 'node:fs';
+import { openDatabase } from '../src/db/open-database.js';
+import { buildEventQuery } from '../src/domain/event-query.js';
+import { typedArrayBytes } from '../src/read-model/calendar-snapshot.js';
+import { findResultPage } from '../src/read-model/event-results.js';
+import { loadSnapshot } from '../src/read-model/load-snapshot.js';
+
+const url = process.env['DATABASE_URL'];
+if (!url) throw new Error('set DATABASE_URL');
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with node --expose-gc');
+const sizes = (process.env['BENCH_SIZES'] ?? '10000,100000').split(',').map(Number);
+const peakRssMB = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
+
+const rows: Record<string, string | number>[] = [];
+for (const size of sizes) {
+  const database = await openDatabase({ url, dataDir: 'memory://', schema: `bench_${size}` });
+  try {
+    gc();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const started = performance.now();
+    const snapshot = await loadSnapshot(database.db, new Date());
+    const buildMs = performance.now() - started;
+    gc();
+    const kept = process.memoryUsage().heapUsed - heapBefore;
+    const times: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const built = buildEventQuery({ fromDate: new Date(Date.now() + i * 60_000).toISOString() }, new Date());
+      if (!built.ok) throw new Error('bad filter');
+      const t = performance.now();
+      findResultPage(snapshot, { query: built.query, words: [], page: 0, pageSize: 20, facets: ['venues', 'organizers', 'categories'], wantsTotal: true });
+      if (i >= 10) times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    rows.push({
+      events: size,
+      'events kept': snapshot.eventIds.length,
+      dates: snapshot.dateCount,
+      'build s': (buildMs / 1000).toFixed(2),
+      'heap kept MB': (kept / 1e6).toFixed(0),
+      'columns MB': (typedArrayBytes(snapshot) / 1e6).toFixed(0),
+      'peak RSS MB': peakRssMB().toFixed(0),
+      'scan p50 ms': times[Math.floor(times.length / 2)]!.toFixed(2),
+      'scan p95 ms': times[Math.floor(times.length * 0.95)]!.toFixed(2),
+    });
+  } finally {
+    await database.close();
+  }
+}
+console.table(rows);

@@ -1,0 +1,212 @@
+/**
+ * The `events` read model's targets (issue 11), through the real HTTP server.
+ *
+ * The service runs as a process (`calendar serve`, pinned to CPU 0) on a schema of the PostgreSQL
+ * named by DATABASE_URL, seeded once with the demo generator (kept as `bench_<N>` and reused); this
+ * process is the load generator (pin it to CPU 1). Every request asks a filter never seen before (a
+ * unique `fromDate`), so no cache of any kind can answer it. Prints one table per calendar size:
+ * - cold filter, totals + 3 facets + 20 nodes: p50/p95/p99 at concurrency 1, requests/s at 10;
+ * - the same with a literal search, an approximate one, and groupRepetitionsByDay: p95;
+ * - an uncached default page (20 nodes, no totals): the service's CPU per request;
+ * - the read model's build: time and heap, from the service's own log line.
+ * Then the embedded database (PGlite) with the 2 000-event demo calendar: p95 of each scenario.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test taskset -c 1 npm run bench
+ *   BENCH_SIZES=10000,100000,1000000 ...   # calendar sizes (default 10000,100000)
+ *   BENCH_SERVICE_DIR=/tmp/before BENCH_TAG=before_ ...   # another checkout as the service (and seeder), same load,
+ *                                                         # on schemas of its own (bench_before_<N>): its migrations differ
+ *   BENCH_RUNS=200 BENCH_SECONDS=10 ...     # requests per latency scenario, seconds of the throughput run
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { fileURLToPath } from 'node:url';
+
+const serviceDir = process.env['BENCH_SERVICE_DIR'] ?? fileURLToPath(new URL('..', import.meta.url));
+const databaseUrl = process.env['DATABASE_URL'];
+const sizes = (process.env['BENCH_SIZES'] ?? '10000,100000').split(',').map(Number);
+const runs = Number(process.env['BENCH_RUNS'] ?? 200);
+const throughputSeconds = Number(process.env['BENCH_SECONDS'] ?? 10);
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+const FULL = `query ($filter: Filter) { events(filter: $filter, pageSize: 20) {
+  totalCount hasMore pageInfo { totalPages }
+  data { id title_nb startDate endDate venue { name } organizers { name } categories images { urlSmall } prices { type price } }
+  venues { id hits } organizers { id hits } categories { id hits } } }`;
+const PAGE_ONLY = `query ($filter: Filter) { events(filter: $filter, pageSize: 20) {
+  data { id title_nb startDate endDate venue { name } organizers { name } categories images { urlSmall } prices { type price } } } }`;
+
+interface Service {
+  child: ChildProcess;
+  url: string;
+  log: () => string;
+  stop: () => Promise<void>;
+}
+
+function startService(env: Record<string, string>): Promise<Service> {
+  const child = spawn('taskset', ['-c', '0', process.execPath, 'bin/calendar.js', 'serve'], {
+    cwd: serviceDir,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MAX_IN_FLIGHT_REQUESTS: '1000', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (\S+)/.exec(out);
+      if (match?.[1]) {
+        resolve({
+          child,
+          url: match[1],
+          log: () => err + out,
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`service exited ${code}:\n${err}`)));
+  });
+}
+
+function post(url: string, query: string, variables: Record<string, unknown>): Promise<number> {
+  const body = JSON.stringify({ query, variables });
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString();
+        if (res.statusCode !== 200 || text.includes('"errors"')) reject(new Error(`${res.statusCode}: ${text.slice(0, 300)}`));
+        else resolve(performance.now() - started);
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+let unique = 0;
+/** A filter nobody asked before: a `fromDate` one second later each time. */
+const fresh = (filter: Record<string, unknown> = {}) => ({ filter: { ...filter, fromDate: new Date(Date.now() + ++unique * 1000).toISOString() } });
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+const ms = (n: number) => n.toFixed(1);
+
+async function latencies(url: string, query: string, filter: Record<string, unknown>, count: number): Promise<number[]> {
+  for (let i = 0; i < 20; i++) await post(url, query, fresh(filter)); // warm-up
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) times.push(await post(url, query, fresh(filter)));
+  return times.sort((a, b) => a - b);
+}
+
+async function throughput(url: string, concurrency: number, seconds: number): Promise<number> {
+  let done = 0;
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        await post(url, FULL, fresh());
+        done++;
+      }
+    }),
+  );
+  return done / seconds;
+}
+
+/** utime + stime of a process, in ms (the kernel counts 100 ticks a second). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+async function cpuPerRequest(service: Service, count: number): Promise<number> {
+  for (let i = 0; i < 50; i++) await post(service.url, PAGE_ONLY, fresh());
+  const before = cpuMs(service.child.pid!);
+  for (let i = 0; i < count; i++) await post(service.url, PAGE_ONLY, fresh());
+  return (cpuMs(service.child.pid!) - before) / count;
+}
+
+/** The service's last "read model built" log line, if this version logs one. */
+function buildLine(log: string): Record<string, unknown> | undefined {
+  const lines = log.split('\n').filter((l) => l.includes('"read model built"'));
+  return lines.length > 0 ? (JSON.parse(lines.at(-1)!) as Record<string, unknown>) : undefined;
+}
+
+/** Waits until /ready answers 200 (the read model is built; at 1M events that takes a while). */
+async function ready(service: Service): Promise<void> {
+  const origin = new URL(service.url).origin;
+  for (;;) {
+    const response = await fetch(`${origin}/ready`).catch(() => undefined);
+    if (response?.status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function scenarios(service: Service): Promise<Record<string, string>> {
+  await ready(service);
+  const full = await latencies(service.url, FULL, {}, runs);
+  const literal = await latencies(service.url, FULL, { searchTerm: 'konsert' }, Math.ceil(runs / 2));
+  const approximate = await latencies(service.url, FULL, { searchTerm: 'konsrt' }, Math.ceil(runs / 2));
+  const grouped = await latencies(service.url, FULL, { groupRepetitionsByDay: true }, Math.ceil(runs / 2));
+  return {
+    'cold filter p50': ms(percentile(full, 0.5)),
+    'p95': ms(percentile(full, 0.95)),
+    'p99': ms(percentile(full, 0.99)),
+    'literal search p95': ms(percentile(literal, 0.95)),
+    'approximate p95': ms(percentile(approximate, 0.95)),
+    'grouped p95': ms(percentile(grouped, 0.95)),
+  };
+}
+
+if (!databaseUrl) throw new Error('set DATABASE_URL to a PostgreSQL (the bench seeds schemas bench_<N> there)');
+const rows: Record<string, string | number>[] = [];
+for (const size of sizes) {
+  const schema = `bench_${process.env['BENCH_TAG'] ?? ''}${size}`;
+  const env = { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, DEMO_EVENTS: '0' };
+  const count = Number(
+    execFileSync('psql', [databaseUrl, '-Atc', `select count(*) from ${schema}.events`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || '0',
+  );
+  if (count < size) {
+    const started = performance.now();
+    // The demo generator is deterministic: every version seeds the same calendar (for the same day).
+    execFileSync(process.execPath, ['bin/calendar.js', 'seed', '--events', String(size), '--replace'], {
+      cwd: serviceDir,
+      env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    execFileSync('psql', [databaseUrl, '-qc', `vacuum analyze`], { stdio: 'ignore' });
+    console.error(`seeded ${size} events into ${schema} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  }
+  const service = await startService(env);
+  try {
+    const row: Record<string, string | number> = { events: size, ...(await scenarios(service)) };
+    row['req/s at 10'] = (await throughput(service.url, 10, throughputSeconds)).toFixed(1);
+    row['CPU ms/page'] = (await cpuPerRequest(service, Math.min(runs * 2, 500))).toFixed(2);
+    const built = buildLine(service.log());
+    if (built) {
+      row['build s'] = (Number(built['ms']) / 1000).toFixed(2);
+      row['heap MB'] = String(built['heapGrowthMB']);
+    }
+    rows.push(row);
+  } finally {
+    await service.stop();
+  }
+  console.table(rows);
+}
+
+// The embedded database: the quick start's own calendar.
+const embedded = await startService({ DATABASE_URL: '', CALENDAR_DATA_DIR: 'memory://', DEMO_EVENTS: '2000' });
+try {
+  const row = await scenarios(embedded);
+  console.log('\nPGlite, 2 000-event demo calendar (ms):');
+  console.table([row]);
+} finally {
+  await embedded.stop();
+}
+agent.destroy();

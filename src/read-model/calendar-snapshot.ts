@@ -1,0 +1,151 @@
+import type { CategoryRow, OrganizerRow, VenueRow } from '../db/database.js';
+
+/** Bits of `eventFlags`. */
+export const EVENT_FEATURED = 1;
+export const EVENT_FEATURED_SPECIAL = 2;
+export const EVENT_SUPER = 4;
+/** Bits of `dateFlags`. */
+export const DATE_CANCELLED = 1;
+export const DATE_SOLD_OUT = 2;
+
+/** `eventMode` values; anything else the importer accepted is `MODE_OTHER`. */
+export const MODE_OFFLINE = 0;
+export const MODE_ONLINE = 1;
+export const MODE_OTHER = 2;
+
+/** A list per entity, stored as offsets into one flat array (entity i: values[offsets[i] .. offsets[i+1])). */
+export interface PackedLists {
+  offsets: Uint32Array;
+  values: Uint32Array;
+}
+
+/** The venue, organizer and category records of one data version, as the API shows them. */
+export interface SnapshotCatalogue {
+  venues: ReadonlyMap<string, VenueRow>;
+  organizers: ReadonlyMap<string, OrganizerRow>;
+  /** In the calendar's order (position, then id). */
+  categories: readonly CategoryRow[];
+  /** The `venues` and `organizers` lists, in Norwegian name order (see repositories/catalogue.ts). */
+  venuesByName: readonly VenueRow[];
+  organizersByName: readonly OrganizerRow[];
+}
+
+/**
+ * Everything the read model knows of one data version, in columns: the catalogue records, the
+ * event-level facts every filter tests, and every date that had not ended when it was built (see
+ * RETAINED_ENDED_MS), grouped by event (each event's dates chronological), with `dateOrder` listing
+ * them in the order results are listed: by start, then event id, then date id.
+ *
+ * Events are numbered in the code-unit order of their ids (so comparing numbers compares ids), and
+ * venues, organizers and categories by their position in the id tables below. Immutable once built:
+ * every request holding it reads the same version, whatever lands meanwhile.
+ */
+export interface CalendarSnapshot {
+  /** `calendar_state.version` it was read at. */
+  version: string;
+  catalogue: SnapshotCatalogue;
+
+  venueIds: readonly string[];
+  venueBySlug: ReadonlyMap<string, number>;
+  /** Folded (lower, unaccented) names, matched by search words. */
+  venueFoldedNames: readonly string[];
+  /** `lower(municipality)`, or null. */
+  venueMunicipalities: readonly (string | null)[];
+  venuePostalCodes: readonly (string | null)[];
+  /** NaN when unknown. */
+  venueLatitudes: Float64Array;
+  venueLongitudes: Float64Array;
+
+  organizerIds: readonly string[];
+  organizerBySlug: ReadonlyMap<string, number>;
+  organizerFoldedNames: readonly string[];
+
+  /** Every category id an event names (listed in `categories` or not). */
+  categoryIds: readonly string[];
+  categoryByKey: ReadonlyMap<string, number>;
+  /** 1 when the category is in the `categories` table: only those are counted in the facet. */
+  categoryListed: Uint8Array;
+  /** Folded `name_nb name_en` of listed categories ('' for the others). */
+  categoryFoldedNames: readonly string[];
+
+  /** Ids in code-unit order: event i has the i-th id. */
+  eventIds: readonly string[];
+  /** Publishing date in ms, NaN when none. */
+  eventPublishing: Float64Array;
+  eventMode: Uint8Array;
+  eventFlags: Uint8Array;
+  /** Index into `superEventKeys`, -1 when none. */
+  eventSuperEvent: Int32Array;
+  superEventKeys: ReadonlyMap<string, number>;
+  eventTags: PackedLists;
+  tagKeys: ReadonlyMap<string, number>;
+  /** In the event's own order. */
+  eventCategories: PackedLists;
+  eventOrganizers: PackedLists;
+  /** Event e's dates are the date indices eventDateOffsets[e] .. eventDateOffsets[e + 1], chronological. */
+  eventDateOffsets: Uint32Array;
+
+  dateCount: number;
+  /** Every date index, by start, then event id, then date id. */
+  dateOrder: Uint32Array;
+  /** ms since the epoch. */
+  dateStart: Float64Array;
+  /** When the date stops counting as ongoing: its end, or start + 3 h without an end time. */
+  dateEnds: Float64Array;
+  dateEvent: Uint32Array;
+  /** Venue index, -1 when none. */
+  dateVenue: Int32Array;
+  /** `occurrences.id`. */
+  dateId: Float64Array;
+  /** Oslo calendar day of the start, in days since 1970-01-01. */
+  dateDay: Int32Array;
+  /** Oslo wall-clock minute of the start. */
+  dateMinute: Uint16Array;
+  dateFlags: Uint8Array;
+}
+
+/** Binary search in ids sorted by code unit; -1 when absent. */
+export function indexOfSorted(ids: readonly string[], id: string): number {
+  let low = 0;
+  let high = ids.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const candidate = ids[middle]!;
+    if (candidate === id) return middle;
+    if (candidate < id) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}
+
+/** The event's index in the snapshot, -1 when it has no date that had not ended at build time. */
+export function eventIndexOf(snapshot: CalendarSnapshot, eventId: string): number {
+  return indexOfSorted(snapshot.eventIds, eventId);
+}
+
+/** The event's dates that have not ended at `now`, chronological (date indices). */
+export function upcomingDatesOf(snapshot: CalendarSnapshot, event: number, now: number): number[] {
+  const offsets = snapshot.eventDateOffsets;
+  const dates: number[] = [];
+  for (let date = offsets[event]!; date < offsets[event + 1]!; date++) if (snapshot.dateEnds[date]! > now) dates.push(date);
+  return dates;
+}
+
+/** Whether the event is visible at `now`: "an event whose publishingDate is in the future is not returned". */
+export function isEventPublished(snapshot: CalendarSnapshot, event: number, now: number): boolean {
+  const publishing = snapshot.eventPublishing[event]!;
+  return Number.isNaN(publishing) || publishing <= now;
+}
+
+/** Bytes held by the snapshot's typed arrays (strings and records aside), for the build log and the bench. */
+export function typedArrayBytes(snapshot: CalendarSnapshot): number {
+  let bytes = 0;
+  for (const value of Object.values(snapshot) as unknown[]) {
+    if (ArrayBuffer.isView(value)) bytes += value.byteLength;
+    else if (value && typeof value === 'object' && 'offsets' in value && 'values' in value) {
+      const lists = value as PackedLists;
+      bytes += lists.offsets.byteLength + lists.values.byteLength;
+    }
+  }
+  return bytes;
+}

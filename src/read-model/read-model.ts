@@ -1,0 +1,181 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+import type { Logger } from '../logger.js';
+import { typedArrayBytes, type CalendarSnapshot } from './calendar-snapshot.js';
+import { loadSnapshot } from './load-snapshot.js';
+
+/** Subscribes to data-version notices; resolves to a function that stops listening. */
+export type ListenForDataVersions = (handlers: {
+  onVersion: (version: string) => void;
+  /** The notice connection was re-established: notices may have been missed meanwhile. */
+  onReconnect: () => void;
+}) => Promise<() => Promise<void>>;
+
+export interface ReadModelOptions {
+  db: Kysely<Database>;
+  /** The service clock: which dates have ended when a snapshot is built. */
+  clock: () => Date;
+  logger: Logger;
+  /** PostgreSQL LISTEN on the importer's notices; absent on the embedded database (polling alone). */
+  listen?: ListenForDataVersions | undefined;
+  /** The backstop: how often the current version is read. @default 1000 */
+  pollIntervalMs?: number | undefined;
+}
+
+const newer = (a: string, b: string) => BigInt(a) > BigInt(b);
+
+/** Every read model of this process, told directly when an import commits here (see announceDataVersion). */
+const inProcess = new Set<ReadModel>();
+
+/**
+ * An import has committed in this process: every read model here reads its database's version, and
+ * requests wait for a newer one from now on (the importer's caller expects to see its own import at
+ * once, not within the next poll). Read models of other databases find their version unchanged.
+ */
+export async function announceDataVersion(): Promise<void> {
+  await Promise.all([...inProcess].map((model) => model.catchUp()));
+}
+
+/**
+ * The calendar's data version, watched, and the snapshot of it that requests read (one data
+ * version in one place). A newer version is noticed by LISTEN (PostgreSQL), by a poll every
+ * second (both databases, and after a lost notice connection), or in process from the importer.
+ * It is built in the background while requests keep reading the previous snapshot, then swapped
+ * in at once; the old one is released when its last request is done.
+ */
+export class ReadModel {
+  private current: CalendarSnapshot | null = null;
+  /** Newest version known to exist. */
+  private known: string | null = null;
+  /** Requests wait for a snapshot at least this new (in-process imports, a moved statement). */
+  private required: string | null = null;
+  private building: Promise<CalendarSnapshot> | null = null;
+  private poller: NodeJS.Timeout | undefined;
+  private stopListening: (() => Promise<void>) | undefined;
+  private closed = false;
+  private readonly db: Kysely<Database>;
+  private readonly logger: Logger;
+
+  constructor(private readonly options: ReadModelOptions) {
+    this.db = options.db;
+    this.logger = options.logger;
+    inProcess.add(this);
+  }
+
+  /**
+   * Starts watching the version and building the first snapshot (not awaited: the service answers
+   * /health at once and /ready once it is built; requests wait for it). A failed build is retried
+   * by the next request or poll.
+   */
+  async start(): Promise<void> {
+    const interval = this.options.pollIntervalMs ?? 1000;
+    this.poller = setInterval(() => void this.poll(), interval);
+    this.poller.unref();
+    if (this.options.listen) {
+      try {
+        this.stopListening = await this.options.listen({
+          onVersion: (version) => this.notice(version),
+          onReconnect: () => void this.poll(),
+        });
+      } catch (error) {
+        // The poll still notices every import; LISTEN only makes it sooner.
+        this.logger.warn({ err: error }, 'cannot listen for data-version notices; polling only');
+      }
+    }
+    this.snapshot().catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'the read model could not be built yet; retrying on the next request');
+    });
+  }
+
+  /** Whether a snapshot exists (readiness). */
+  get ready(): boolean {
+    return this.current !== null;
+  }
+
+  /** Data version of the snapshot requests read now, or null before the first one. */
+  get version(): string | null {
+    return this.current?.version ?? null;
+  }
+
+  /**
+   * The snapshot to answer from: the current one, unless none exists yet or a version this process
+   * must see (an import it ran, a newer version a statement saw) is not built yet.
+   */
+  async snapshot(): Promise<CalendarSnapshot> {
+    for (let round = 1; ; round++) {
+      const current = this.current;
+      if (current && (this.required === null || !newer(this.required, current.version))) return current;
+      // A build already running may have started before the required version committed.
+      const built = await this.build();
+      if (round >= 3) return built;
+    }
+  }
+
+  /** Requests from now on wait for `version` (or newer). */
+  require(version: string): void {
+    if (this.required === null || newer(version, this.required)) this.required = version;
+    this.notice(version);
+  }
+
+  /** A version exists: build it in the background when it is newer than the snapshot. */
+  private notice(version: string): void {
+    if (this.known === null || newer(version, this.known)) this.known = version;
+    if (!this.current || newer(version, this.current.version)) void this.build().catch(() => undefined);
+  }
+
+  /** Reads the database's version now; requests wait for it when it is newer than the snapshot. */
+  async catchUp(): Promise<void> {
+    const row = await this.db.selectFrom('calendar_state').select('version').executeTakeFirst().catch(() => undefined);
+    if (row && (!this.current || newer(String(row.version), this.current.version))) this.require(String(row.version));
+  }
+
+  private async poll(): Promise<void> {
+    if (this.closed) return;
+    try {
+      const row = await this.db.selectFrom('calendar_state').select('version').executeTakeFirst();
+      // Also retries a first build that failed (the database was away): there is no snapshot yet.
+      if (row) this.notice(String(row.version));
+    } catch {
+      // The database health reports outages; the next poll tries again.
+    }
+  }
+
+  /** Builds the newest version (one build at a time; a build started meanwhile is followed by another). */
+  private build(): Promise<CalendarSnapshot> {
+    this.building ??= (async () => {
+      try {
+        // More than once when a newer version lands during a build (bounded: versions only grow).
+        for (let round = 1; ; round++) {
+          const started = performance.now();
+          const heapBefore = process.memoryUsage().heapUsed;
+          const snapshot = await loadSnapshot(this.db, this.options.clock());
+          if (!this.current || !newer(this.current.version, snapshot.version)) this.current = snapshot;
+          this.logger.info(
+            {
+              version: snapshot.version,
+              events: snapshot.eventIds.length,
+              dates: snapshot.dateCount,
+              ms: Math.round(performance.now() - started),
+              columnsMB: Math.round(typedArrayBytes(snapshot) / 1e5) / 10,
+              heapGrowthMB: Math.round((process.memoryUsage().heapUsed - heapBefore) / 1e5) / 10,
+            },
+            'read model built',
+          );
+          const wanted = [this.known, this.required].filter((v): v is string => v !== null);
+          if (round >= 3 || !wanted.some((v) => newer(v, snapshot.version))) return snapshot;
+        }
+      } finally {
+        this.building = null;
+      }
+    })();
+    return this.building;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.poller);
+    inProcess.delete(this);
+    await this.stopListening?.();
+    await this.building?.catch(() => undefined);
+  }
+}

@@ -1,0 +1,107 @@
+import { sql, type Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type { Database } from '../db/database.js';
+import { typoTolerance } from '../domain/search-term.js';
+import { eventIndexOf, type CalendarSnapshot } from './calendar-snapshot.js';
+import { DataVersionMoved } from './data-version-moved.js';
+
+/** A search phase: literal substring matching, or approximate matching of titles and descriptions. */
+export type SearchMode = 'literal' | 'approximate';
+
+/**
+ * What one search word matches in one snapshot: events (by their own text, an organizer's or a
+ * listed category's name) and venues (by name; a date matches through its own venue).
+ */
+export interface WordMatch {
+  events: Uint8Array;
+  venues: Uint8Array;
+}
+
+/** Memory the kept matches of one snapshot may take (one byte per event and venue per word). */
+const KEPT_MATCH_BYTES = 64 * 1024 * 1024;
+
+const keptMatches = new WeakMap<CalendarSnapshot, LRUCache<string, Promise<WordMatch>>>();
+
+/**
+ * The matches of a word in a snapshot, kept per (snapshot, phase, word): the event texts are searched
+ * by PostgreSQL's trigram index once, the catalogue names (a few thousand) in memory. Throws
+ * DataVersionMoved when the database already holds a newer version than the snapshot.
+ */
+export function wordMatch(db: Kysely<Database>, snapshot: CalendarSnapshot, word: string, mode: SearchMode): Promise<WordMatch> {
+  let kept = keptMatches.get(snapshot);
+  if (!kept) {
+    const perWord = Math.max(1, snapshot.eventIds.length + snapshot.venueIds.length);
+    kept = new LRUCache({ max: Math.max(16, Math.floor(KEPT_MATCH_BYTES / perWord)) });
+    keptMatches.set(snapshot, kept);
+  }
+  const key = `${mode} ${word}`;
+  let match = kept.get(key);
+  if (!match) {
+    match = computeWordMatch(db, snapshot, word, mode);
+    kept.set(key, match);
+    const cache = kept;
+    // A failure (database unavailable, version moved) is not kept.
+    match.catch(() => cache.delete(key));
+  }
+  return match;
+}
+
+async function computeWordMatch(db: Kysely<Database>, snapshot: CalendarSnapshot, word: string, mode: SearchMode): Promise<WordMatch> {
+  const events = new Uint8Array(snapshot.eventIds.length);
+  const venues = new Uint8Array(snapshot.venueIds.length);
+  const textMatches = mode === 'literal' ? literalTextMatches(word) : approximateTextMatches(word);
+  const { rows } = await textMatches.execute(db);
+  const version = rows[0] ? String(rows[0].version) : undefined;
+  if (version !== snapshot.version) throw new DataVersionMoved(version);
+  for (const row of rows) {
+    if (row.id == null) continue;
+    const event = eventIndexOf(snapshot, row.id);
+    if (event >= 0) events[event] = 1;
+  }
+  if (mode === 'approximate') return { events, venues };
+
+  // Literal matches also come through names held in the snapshot.
+  const organizers = snapshot.organizerFoldedNames.map((name) => name.includes(word));
+  const categories = snapshot.categoryFoldedNames.map((name) => name !== '' && name.includes(word));
+  const { eventOrganizers, eventCategories } = snapshot;
+  for (let e = 0; e < events.length; e++) {
+    if (events[e] === 1) continue;
+    for (let k = eventOrganizers.offsets[e]!; k < eventOrganizers.offsets[e + 1]!; k++) if (organizers[eventOrganizers.values[k]!]) events[e] = 1;
+    for (let k = eventCategories.offsets[e]!; k < eventCategories.offsets[e + 1]!; k++) if (categories[eventCategories.values[k]!]) events[e] = 1;
+  }
+  snapshot.venueFoldedNames.forEach((name, v) => {
+    if (name.includes(word)) venues[v] = 1;
+  });
+  return { events, venues };
+}
+
+interface MatchRow {
+  version: string | number;
+  id: string | null;
+}
+
+/**
+ * Events whose folded text contains the word (trigram index), with the data version of the same
+ * statement: a row per event, or one row without an id when none matches. Words are letters and
+ * digits only (see searchWords) and bound as parameters, never spliced into SQL.
+ */
+function literalTextMatches(word: string) {
+  return sql<MatchRow>`
+    select cs.version, se.id from calendar_state cs
+    left join events se on se.search_text like ${`%${word}%`}`;
+}
+
+/**
+ * Events whose text contains a dictionary word within the typing tolerance of the word: one error
+ * for words of up to 5 letters, two for longer ones (trigram index, then Levenshtein).
+ */
+function approximateTextMatches(word: string) {
+  const tolerance = typoTolerance(word);
+  return sql<MatchRow>`
+    select cs.version, near.id from calendar_state cs
+    left join (
+      select distinct se.id from search_words sw
+      join events se on se.search_text like '%' || sw.word || '%'
+      where sw.word operator(public.%) ${word} and public.levenshtein_less_equal(sw.word, ${word}, ${tolerance}) <= ${tolerance}
+    ) near on true`;
+}

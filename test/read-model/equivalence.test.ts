@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../src/db/open-database.js';
+import { parseDateArgument } from '../../src/domain/oslo-time.js';
+import { searchWords } from '../../src/domain/search-term.js';
+import { generateDemoCalendar } from '../../src/import/demo-calendar.js';
+import { importCalendar } from '../../src/import/import-calendar.js';
+import { createGraphQLRunner, type RunOperation } from '../support/graphql-runner.js';
+import { referenceFacets, referenceNodes, type ReferenceFilter } from '../support/reference-events.js';
+import { createTestDatabase, databaseLabel } from '../support/test-database.js';
+
+/*
+ * The read model answers `events` from memory. Here its pages, totals and facets are compared with
+ * a plain SQL statement of the same rules (test/support/reference-events.ts) over many random
+ * filters, instants and page sizes, on the demo calendar (every shape of event it generates).
+ */
+
+const TODAY = new Date('2026-06-01T10:00:00Z');
+const DAY = 86_400_000;
+const calendar = generateDemoCalendar({ events: 500, seed: 11, today: TODAY });
+
+let database: DatabaseHandle;
+let run: RunOperation;
+let clock = TODAY;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await importCalendar(database.db, calendar);
+  run = createGraphQLRunner(database.db, () => clock);
+});
+afterAll(async () => database?.close());
+
+/** Seeded, so a failure names a case that can be run again. */
+function randomSource(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
+  const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)]!;
+  const some = <T>(items: readonly T[], most: number): T[] => [...new Set(Array.from({ length: int(1, most) }, () => pick(items)))];
+  return { chance: (p: number) => next() < p, int, pick, some };
+}
+
+const PAGE = `query ($filter: Filter, $page: Int, $pageSize: Int) {
+  events(filter: $filter, page: $page, pageSize: $pageSize) {
+    totalCount hasMore
+    data { id startDate }
+    venues { id hits } organizers { id hits } categories { id hits }
+  }
+}`;
+
+interface Answer {
+  totalCount: number;
+  hasMore: boolean;
+  data: { id: string; startDate: string }[];
+  venues: { id: string; hits: number }[];
+  organizers: { id: string; hits: number }[];
+  categories: { id: string; hits: number }[];
+}
+
+const oslo = (instant: Date) => instant.toISOString();
+const hh = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
+
+describe(`read model (${databaseLabel}): the same answers as plain SQL`, () => {
+  it('agrees on pages, totals and facets for random filters, instants and page sizes', async () => {
+    const random = randomSource(20261125);
+    const categoryIds = (calendar.categories ?? []).map((c) => c.id);
+    const venueSlugs = (calendar.venues ?? []).map((v) => v.slug);
+    const organizerSlugs = (calendar.organizers ?? []).map((o) => o.slug);
+    const municipalities = [...new Set((calendar.venues ?? []).map((v) => v.municipality).filter((m): m is string => m != null))];
+    const postalCodes = [...new Set((calendar.venues ?? []).map((v) => v.postalCode).filter((p): p is string => p != null))];
+    const tags = [...new Set((calendar.events ?? []).flatMap((e) => e.tags ?? []))];
+    const titleWords = [...new Set((calendar.events ?? []).flatMap((e) => searchWords(e.title_nb ?? '')).filter((w) => w.length >= 3))];
+    let compared = 0;
+    let nonEmpty = 0;
+
+    for (let round = 0; round < 160; round++) {
+      const now = new Date(TODAY.getTime() + random.int(0, 60 * 24) * 3_600_000 + random.int(0, 59) * 60_000);
+      clock = now;
+      const filter: Record<string, unknown> = {};
+      const reference: ReferenceFilter = { now };
+      if (random.chance(0.5)) {
+        // From ten days before now (a past fromDate never brings back what has ended) to three months after.
+        const from = new Date(now.getTime() + random.int(-10 * 24, 90 * 24) * 3_600_000);
+        filter['fromDate'] = oslo(from);
+        reference.fromDate = from;
+      }
+      if (random.chance(0.2)) {
+        const until = new Date(now.getTime() + random.int(1, 60) * DAY);
+        filter['untilDate'] = oslo(until);
+        reference.untilDate = until;
+      }
+      if (random.chance(0.15)) {
+        const fromStart = new Date(now.getTime() + random.int(-2, 30) * DAY);
+        filter['fromStartDate'] = oslo(fromStart);
+        reference.fromStartDate = fromStart;
+      }
+      if (random.chance(0.3)) filter['categories'] = reference.categories = random.some(categoryIds, 2);
+      if (random.chance(0.15)) filter['notCategories'] = reference.notCategories = random.some(categoryIds, 2);
+      if (random.chance(0.15)) filter['venues'] = reference.venues = random.some(venueSlugs, 3);
+      if (random.chance(0.15)) filter['organizers'] = reference.organizers = random.some(organizerSlugs, 2);
+      if (random.chance(0.15)) filter['tag'] = reference.tag = random.pick(tags);
+      if (random.chance(0.1)) filter['mode'] = reference.mode = random.pick(['online', 'offline'] as const);
+      if (random.chance(0.1)) filter['onlyFeatured'] = reference.onlyFeatured = true;
+      if (random.chance(0.15)) filter['cancelledNotIncluded'] = reference.cancelledNotIncluded = true;
+      if (random.chance(0.15)) filter['soldOutNotIncluded'] = reference.soldOutNotIncluded = true;
+      if (random.chance(0.15)) {
+        const start = random.int(0, 23);
+        let end = random.int(0, 23);
+        if (end === start) end = (start + 3) % 24;
+        filter['hoursRange'] = `${hh(start)}-${hh(end)}`;
+        reference.hours = { start: start * 60, end: end * 60 };
+      }
+      if (random.chance(0.15)) {
+        const municipality = random.pick(municipalities);
+        filter['municipality'] = random.chance(0.5) ? municipality.toUpperCase() : municipality;
+        reference.municipality = municipality;
+      }
+      if (random.chance(0.1)) filter['postalCodes'] = reference.postalCodes = random.some(postalCodes, 3);
+      if (random.chance(0.2)) {
+        const word = random.pick(titleWords);
+        filter['searchTerm'] = word;
+        reference.words = [word];
+      }
+      if (random.chance(0.25)) filter['groupRepetitionsByDay'] = reference.groupByDay = true;
+      const page = random.chance(0.6) ? 0 : random.int(1, 4);
+      const pageSize = random.pick([1, 3, 10, 20, 50]);
+
+      const expectedNodes = await referenceNodes(database.db, reference);
+      // The reference knows only literal matching; a search with no literal match turns approximate.
+      if (reference.words && expectedNodes.length === 0) continue;
+      const result = await run(PAGE, { filter, page, pageSize });
+      const context = JSON.stringify({ round, now: now.toISOString(), filter, page, pageSize });
+      expect(result.errors, context).toBeUndefined();
+      const answer = (result.data as { events: Answer }).events;
+      const expectedPage = expectedNodes.slice(page * pageSize, page * pageSize + pageSize);
+      expect(
+        answer.data.map((n) => [n.id, parseDateArgument(n.startDate)?.getTime()]),
+        context,
+      ).toEqual(expectedPage.map((n) => [n.eventId, n.startMs]));
+      expect(answer.totalCount, context).toBe(expectedNodes.length);
+      expect(answer.hasMore, context).toBe(expectedNodes.length > (page + 1) * pageSize);
+      const facets = await referenceFacets(database.db, expectedNodes);
+      expect(answer.venues, context).toEqual(facets.venues);
+      expect(answer.organizers, context).toEqual(facets.organizers);
+      expect(answer.categories, context).toEqual(facets.categories);
+      compared++;
+      if (expectedNodes.length > 0) nonEmpty++;
+    }
+    // The cases must mean something: most compared, many of them with results.
+    expect(compared).toBeGreaterThan(120);
+    expect(nonEmpty).toBeGreaterThan(60);
+  });
+});
