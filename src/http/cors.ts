@@ -16,8 +16,9 @@ const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  */
 export function setCorsHeaders(res: ServerResponse): void {
   res.setHeader('Access-Control-Allow-Origin', '*');
-  // ETag is not a CORS-safelisted response header; conditional requests from pages need to read it.
-  res.setHeader('Access-Control-Expose-Headers', 'ETag');
+  // Neither is CORS-safelisted: conditional requests from pages read ETag, and a page reporting a
+  // failure to its operator can quote the request id our log line carries.
+  res.setHeader('Access-Control-Expose-Headers', 'ETag, X-Request-Id');
 }
 
 /**

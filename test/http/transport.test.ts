@@ -242,7 +242,7 @@ describe('CORS', () => {
     const failed = await postGraphQL(server.url, { query: '{ nope }' }, { origin: 'https://b.example' });
     for (const res of [ok, failed]) {
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
-      expect(res.headers.get('access-control-expose-headers')).toBe('ETag');
+      expect(res.headers.get('access-control-expose-headers')).toBe('ETag, X-Request-Id');
     }
   });
 });
