@@ -178,8 +178,9 @@ export class CalendarReader {
     refs.forEach((ref, i) => {
       const event = events.get(ref.event);
       const occurrence = occurrences.get(ref.date);
-      // Same version as the snapshot, so both exist; a missing one would be a moved version.
-      if (!event || !occurrence) throw new DataVersionMoved(undefined);
+      // Both statements read the snapshot's version, so both records exist unless the data was changed
+      // without raising the version (not by an import): reading again could not mend that.
+      if (!event || !occurrence) throw new Error(`event ${snapshot.eventIds[ref.event]} changed outside an import (data version ${snapshot.version})`);
       const later = laterDates[i];
       nodes.push({
         event,

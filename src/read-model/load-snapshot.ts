@@ -62,7 +62,6 @@ interface CatalogueRead {
   snapshot: CatalogueColumns;
   venueIndex: Map<string, number>;
   organizerIndex: Map<string, number>;
-  categories: CategoryRow[];
   categoryFolded: Map<string, string>;
 }
 
@@ -122,7 +121,6 @@ async function readCatalogue(trx: Transaction<Database>): Promise<CatalogueRead>
     },
     venueIndex,
     organizerIndex,
-    categories,
     categoryFolded: new Map(categoryRows.map((c) => [c.id, c.folded])),
   };
 }
@@ -223,7 +221,7 @@ function permuted<T extends Float64Array | Int32Array | Uint8Array>(column: T, o
 async function readEvents(trx: Transaction<Database>, cutoff: Date, catalogue: CatalogueRead): Promise<EventsRead> {
   const categories = new KeyNumbers();
   // Listed categories first, so that their numbers follow the calendar's order.
-  for (const c of catalogue.categories) categories.numberOf(c.id);
+  for (const c of catalogue.snapshot.catalogue.categories) categories.numberOf(c.id);
   const tags = new KeyNumbers();
   const superEvents = new KeyNumbers();
   // Filled in read order (the database's id order), one row at a time: no row is held past its page.
@@ -285,7 +283,7 @@ async function readEvents(trx: Transaction<Database>, cutoff: Date, catalogue: C
 
   const categoryIds = [...categories.numbers.keys()];
   const categoryListed = new Uint8Array(categoryIds.length);
-  categoryListed.fill(1, 0, catalogue.categories.length);
+  categoryListed.fill(1, 0, catalogue.snapshot.catalogue.categories.length);
   return {
     snapshot: {
       categoryIds,

@@ -125,19 +125,24 @@ export class ReadModel {
 
   /** Reads the database's version now; requests wait for it when it is newer than the snapshot. */
   async catchUp(): Promise<void> {
-    const row = await this.db.selectFrom('calendar_state').select('version').executeTakeFirst().catch(() => undefined);
-    if (row && (!this.current || newer(String(row.version), this.current.version))) this.require(String(row.version));
+    const version = await this.readVersion().catch(() => undefined);
+    if (version !== undefined && (!this.current || newer(version, this.current.version))) this.require(version);
   }
 
   private async poll(): Promise<void> {
     if (this.closed) return;
     try {
-      const row = await this.db.selectFrom('calendar_state').select('version').executeTakeFirst();
+      const version = await this.readVersion();
       // Also retries a first build that failed (the database was away): there is no snapshot yet.
-      if (row) this.notice(String(row.version));
+      if (version !== undefined) this.notice(version);
     } catch {
       // The database health reports outages; the next poll tries again.
     }
+  }
+
+  private async readVersion(): Promise<string | undefined> {
+    const row = await this.db.selectFrom('calendar_state').select('version').executeTakeFirst();
+    return row ? String(row.version) : undefined;
   }
 
   /** Builds the newest version (one build at a time; a build started meanwhile is followed by another). */
