@@ -29,10 +29,30 @@ const reactDom = packageFile('react-dom', 'umd/react-dom.production.min.js');
 
 export const SANDBOX_ASSET_PREFIX = `/sandbox/${graphiql.version}-${react.version}/`;
 
+/** At this width and below, the sandbox stacks its panes. */
+const PHONE_MAX_WIDTH_PX = 700;
+
 /** Runs in the page: GraphiQL against this same URL, prefilled from `?query=` when given. */
 const BOOT_SCRIPT = `(function () {
   var container = document.getElementById('graphiql');
   var params = new URLSearchParams(location.search);
+  // The subscribe link follows the "filter" variable: the same filter as a feed (docs/feeds.md). Its
+  // href is only set here: the page itself names nothing outside the sandbox's own files.
+  var subscribe = document.getElementById('subscribe-feed');
+  function followFilter(variables) {
+    var filter = null;
+    try { filter = (JSON.parse(variables || '{}') || {}).filter; } catch (e) { return; }
+    var url = new URL('/events.ics', location.href);
+    Object.keys(filter && typeof filter === 'object' ? filter : {}).forEach(function (name) {
+      var value = filter[name];
+      if (value == null || name === 'groupRepetitionsByDay' || name === 'sortBy') return;
+      if (Array.isArray(value)) { if (value.length > 0) url.searchParams.set(name, value.join(',')); }
+      else if (typeof value === 'object') url.searchParams.set(name, [value.latitude, value.longitude, value.radiusKm].join(','));
+      else url.searchParams.set(name, String(value));
+    });
+    subscribe.href = 'webcal://' + url.host + url.pathname + url.search;
+  }
+  followFilter(params.get('variables'));
   var fetcher = GraphiQL.createFetcher({ url: location.origin + location.pathname });
   ReactDOM.createRoot(container).render(
     React.createElement(GraphiQL, {
@@ -40,8 +60,10 @@ const BOOT_SCRIPT = `(function () {
       defaultQuery: container.getAttribute('data-default-query'),
       query: params.get('query') || undefined,
       variables: params.get('variables') || undefined,
-      defaultEditorToolsVisibility: true,
+      // On a phone the variables pane would take half the editor: closed until asked for.
+      defaultEditorToolsVisibility: !window.matchMedia('(max-width: ${PHONE_MAX_WIDTH_PX}px)').matches,
       shouldPersistHeaders: false,
+      onEditVariables: followFilter,
     }),
   );
 })();
@@ -87,9 +109,30 @@ const PAGE = `<!doctype html>
 <title>Event calendar API · sandbox</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${SANDBOX_ASSET_PREFIX}graphiql.min.css">
-<style>html, body, #graphiql { height: 100%; margin: 0; }</style>
+<style>
+html, body, #graphiql { height: 100%; margin: 0; }
+#subscribe-feed { position: fixed; right: 12px; bottom: 8px; z-index: 10; font: 12px/1.4 system-ui, sans-serif; color: inherit; opacity: .75; }
+/* A phone: GraphiQL's three columns leave the result a few characters wide. Stacked instead: the
+   tool buttons in a row on top, the editor above the result (each half the height), an open docs
+   pane above them, no drag bars (the splits are fixed). */
+@media (max-width: ${PHONE_MAX_WIDTH_PX}px) {
+  .graphiql-container { flex-direction: column; }
+  .graphiql-container .graphiql-sidebar { flex-direction: row; width: auto; padding: 4px 8px; gap: 4px; }
+  .graphiql-container .graphiql-sidebar .graphiql-sidebar-section { flex-direction: row; gap: 4px; }
+  .graphiql-container .graphiql-sidebar button:not(:first-child) { margin-top: 0; }
+  .graphiql-container .graphiql-main { flex-direction: column; min-height: 0; }
+  .graphiql-container .graphiql-main > div:has(> .graphiql-plugin) { flex: 1 1 0% !important; min-width: 0 !important; }
+  .graphiql-container .graphiql-horizontal-drag-bar { display: none !important; }
+  .graphiql-container .graphiql-sessions { margin: 0 8px 8px; min-height: 0; }
+  .graphiql-container .graphiql-session { flex-direction: column; padding: 0 4px; min-height: 0; }
+  .graphiql-container .graphiql-session > div { flex: 1 1 0% !important; min-height: 0; min-width: 0; }
+  .graphiql-container .graphiql-logo { display: none; }
+  .graphiql-container .graphiql-response { padding-top: 8px; }
+}
+</style>
 </head>
 <body>
+<a id="subscribe-feed" title="The events filter of the variables as an iCalendar feed">Subscribe (iCalendar feed)</a>
 <div id="graphiql" data-default-query="${escapeHtml(EXAMPLE_QUERY)}">Loading the sandbox…</div>
 <script src="${SANDBOX_ASSET_PREFIX}react.production.min.js"></script>
 <script src="${SANDBOX_ASSET_PREFIX}react-dom.production.min.js"></script>

@@ -50,6 +50,12 @@ const PAGE = `<!doctype html>
   main { max-width: 72rem; margin: 0 auto; padding: 2rem 1.25rem 3rem; }
   .intro { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #566270; margin: 0 0 1.5rem; }
   h1 { font: 700 2rem/1.2 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b2430; margin: 0 0 .35rem; }
+  /* A phone: the page's own heading and words give the events most of the first screen. */
+  @media (max-width: 600px) {
+    main { padding: 1rem 1rem 2rem; }
+    h1 { font-size: 1.5rem; margin: 0 0 .2rem; }
+    .intro { font-size: 14px; line-height: 1.4; margin: 0 0 1rem; }
+  }
 </style>
 </head>
 <body>

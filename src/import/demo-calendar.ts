@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { OSLO_ZONE_NAME } from '../domain/oslo-time.js';
+import { DEMO_PICTURE_MOTIFS, demoPicturePath, type DemoPictureMotif } from './demo-picture-path.js';
 import type {
   CalendarCategory,
   CalendarEvent,
@@ -10,6 +11,7 @@ import type {
   CalendarPrice,
   CalendarVenue,
 } from './import-format.js';
+import { mulberry32 } from './seeded-random.js';
 
 export interface DemoCalendarOptions {
   /** Number of events (festival programmes included). */
@@ -23,17 +25,6 @@ export interface DemoCalendarOptions {
 // ---------------------------------------------------------------------------------------------
 // Randomness: a seeded PRNG, so the demo calendar is reproducible (never Math.random).
 
-/** mulberry32: tiny, fast and good enough for demo data. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Random {
   private readonly next: () => number;
@@ -652,21 +643,54 @@ function description(random: Random, theme: Theme, venue: CalendarVenue | null):
   return [`<p>${theme.lead[0]}</p><p>${nb}</p>`, `<p>${theme.lead[1]}</p><p>${en}</p>`];
 }
 
-function images(random: Random, id: string, alt: string): CalendarImage[] {
+/** FNV-1a: a picture's looks follow from the event id, without drawing on the calendar's random sequence. */
+function hash(text: string): number {
+  let value = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) value = Math.imul(value ^ text.charCodeAt(i), 0x01000193);
+  return value >>> 0;
+}
+
+/** Mostly landscape, as event photos are; some portrait and square ones, whose crop the focus point decides. */
+const PICTURE_SHAPES: readonly (readonly [width: number, height: number])[] = [
+  [1600, 900], [1600, 900], [1600, 900], [1600, 900], [1600, 900], [1600, 1067], [1600, 1067], [1200, 1600], [1200, 1600], [1400, 1400],
+];
+
+/**
+ * The event's pictures: drawn by the service itself (demo-picture-path.ts), each with the size and
+ * focus point its data claims. The path is stored root-relative and answered as an absolute URL.
+ */
+function images(random: Random, id: string, alt: string, category: string): CalendarImage[] {
   const count = random.weighted([[0, 1], [1, 6], [2, 2], [3, 1]] as const);
   return Array.from({ length: count }, (_, n): CalendarImage => {
     const focused = random.chance(0.5);
     const sized = random.chance(0.7);
+    const withAlt = random.chance(0.8);
+    const focusX = focused ? random.fraction() : null;
+    const focusY = focused ? random.fraction() : null;
+    const looks = hash(`${id}/${n}`);
+    const [width, height] = PICTURE_SHAPES[looks % PICTURE_SHAPES.length]!;
+    const picture = {
+      motif: demoPictureMotif(category),
+      variant: (looks >>> 8) % 10000,
+      focusX: focusX === null ? null : Math.round(focusX * 100),
+      focusY: focusY === null ? null : Math.round(focusY * 100),
+    };
     return {
-      urlSmall: `https://images.example.no/events/${id}/${n + 1}-small.jpg`,
-      urlLarge: `https://images.example.no/events/${id}/${n + 1}-large.jpg`,
-      alt: random.chance(0.8) ? alt : null,
-      focusX: focused ? random.fraction() : null,
-      focusY: focused ? random.fraction() : null,
-      width: sized ? 1600 : null,
-      height: sized ? 900 : null,
+      urlSmall: demoPicturePath({ ...picture, width: Math.round(width / 2), height: Math.round(height / 2) }),
+      urlLarge: demoPicturePath({ ...picture, width, height }),
+      alt: withAlt ? alt : null,
+      focusX,
+      focusY,
+      // Spec: null until analysed; the picture has its size all the same.
+      width: sized ? width : null,
+      height: sized ? height : null,
     };
   });
+}
+
+function demoPictureMotif(category: string): DemoPictureMotif {
+  const motif = category.toLowerCase();
+  return (DEMO_PICTURE_MOTIFS as readonly string[]).includes(motif) ? (motif as DemoPictureMotif) : 'festival';
 }
 
 /** A venue of the municipality that suits the theme (any of the municipality's when none does). */
@@ -721,7 +745,7 @@ function finish(ctx: Context, seq: number, draft: Draft): CalendarEvent {
     ticketsInformation,
     ticketsURL: ticketsInformation === 'ticketsInfo' ? `https://billett.example.no/${slug}` : null,
     prices: ticketsInformation === 'ticketsInfo' ? prices(random) : ticketsInformation === 'free' && random.chance(0.3) ? [{ type: 'REGULAR', price: 'Gratis' }] : [],
-    images: images(random, id, title[0]),
+    images: images(random, id, title[0], theme.category),
     dates: draft.dates,
     eventCancelled: random.chance(0.015),
     eventSoldOut: random.chance(0.02),

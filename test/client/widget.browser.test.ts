@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Request } from 'playwright-core';
 import { DateTime } from 'luxon';
-import { fileURLToPath } from 'node:url';
 import { startService, type RunningService } from '../../src/app.js';
 import { readConfig } from '../../src/config.js';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
@@ -12,7 +11,6 @@ import { browserTests, launchChromium } from '../support/chromium.js';
 import { createTestDatabase } from '../support/test-database.js';
 import { IMAGE_HOST, NOW, pictureSvg, widgetCalendar } from './fixtures/widget-calendar.js';
 
-const SCREENSHOT = fileURLToPath(new URL('../../docs/widget.png', import.meta.url));
 const PAGE_SIZE = 6;
 
 let database: DatabaseHandle;
@@ -124,8 +122,41 @@ describe.skipIf(!browserTests.run)('widget in Chromium', () => {
     expect(lek).not.toContain('Internt'); // a hidden category stays off the card
     expect(await page.locator('.ecw-status').innerText()).toBe('8 arrangementer · Side 1 av 2');
 
+    expect(lek).toContain('Gratis');
+    // A reader in Los Angeles is told the times are Oslo's (they stay Oslo's).
+    expect(await page.locator('.ecw-zone').isVisible()).toBe(true);
+    expect(await page.locator('.ecw-zone').innerText()).toBe('Alle tider er norsk tid.');
+
     await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete && image.naturalWidth > 0));
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+  });
+
+  it('shows the placeholder, not a broken picture, when a picture fails to load, keeping its alt text for screen readers', async () => {
+    const context = await browser.newContext({ viewport: { width: 1180, height: 900 }, timezoneId: 'Europe/Oslo' });
+    try {
+      // The organizer deleted Hamlet's picture; the image host answers the others.
+      await context.route(`${IMAGE_HOST}/**`, (route) => {
+        const url = new URL(route.request().url());
+        if (url.pathname.startsWith('/hamlet')) return route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' });
+        return route.fulfill({ status: 200, contentType: 'image/svg+xml', body: pictureSvg(url) });
+      });
+      const reader = await context.newPage();
+      reader.on('pageerror', (error) => pageErrors.push(error));
+      await reader.goto(service.url.replace(/\/graphQL$/, '/widget'));
+      const hamlet = reader.locator('.ecw-card', { hasText: 'Hamlet' });
+      await hamlet.locator('.ecw-media--fallback').waitFor();
+      expect(await hamlet.locator('img').count()).toBe(0);
+      expect(await hamlet.locator('.ecw-leaf').isVisible()).toBe(true);
+      expect(await hamlet.locator('.ecw-leaf').innerText()).toMatch(/^27\.?\s+mar/i);
+      // What a screen reader is told: the picture's description, on the box that replaced it.
+      await expect.poll(() => hamlet.getByRole('img').getAttribute('aria-label')).toBe('Skuespiller med hodeskalle');
+      // The other pictures are there, and no broken one is shown anywhere.
+      await reader.waitForFunction(() => Array.from(document.images).every((image) => image.complete && image.naturalWidth > 0));
+      expect(await reader.locator('.ecw-card img').count()).toBe(4);
+      // Oslo's own readers are not told the obvious.
+      expect(await reader.locator('.ecw-zone').isHidden()).toBe(true);
+    } finally {
+      await context.close();
+    }
   });
 
   it('asks the API by persisted GET only', () => {

@@ -86,4 +86,45 @@ describe.skipIf(!browserTests.run)(`sandbox in a real browser (Chromium at ${CHR
       await context.close();
     }
   });
+
+  it('is usable on a phone: editor above the result, both full width, docs on their own, no sideways scrolling', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    try {
+      await page.goto(server.url, { waitUntil: 'load' });
+      const editor = page.locator('.graphiql-query-editor .CodeMirror');
+      await editor.waitFor();
+      await expect.poll(() => editor.innerText()).toContain('query UpcomingEvents');
+      await page.locator('.graphiql-execute-button').click();
+      const response = page.locator('.graphiql-response');
+      await expect.poll(() => response.innerText(), { timeout: 15_000 }).toContain('"totalCount"');
+
+      const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
+      const editors = await box('.graphiql-editors');
+      const result = await box('.graphiql-response');
+      // Stacked: the result below the editor, each nearly the screen's width and a good part of its height.
+      expect(result.y).toBeGreaterThanOrEqual(editors.y + editors.height - 1);
+      for (const pane of [editors, result]) {
+        expect(pane.width).toBeGreaterThan(330);
+        expect(pane.height).toBeGreaterThan(250);
+      }
+      // A result line is readable: the title of an event fits on one line with its key.
+      expect(await response.innerText()).toMatch(/"title_nb": "[^"\n]+"/);
+      // The variables pane starts closed, so the query has the room.
+      const tool = (await page.locator('section.graphiql-editor-tool').boundingBox())!;
+      expect(tool.x + tool.width).toBeLessThanOrEqual(0);
+
+      await page.getByLabel('Show Documentation Explorer').click();
+      const docs = page.locator('.graphiql-doc-explorer');
+      await docs.getByText('Query', { exact: true }).first().waitFor();
+      expect((await docs.boundingBox())!.width).toBeGreaterThan(330);
+      const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

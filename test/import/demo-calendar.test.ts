@@ -4,6 +4,7 @@ import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { demoCalendar, generateDemoCalendar } from '../../src/import/demo-calendar.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { importFormat, type CalendarFile } from '../../src/import/import-format.js';
+import { parseDemoPicturePath } from '../../src/import/demo-picture-path.js';
 import { seedDemoCalendarIfEmpty } from '../../src/import/seed-if-empty.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 
@@ -58,12 +59,34 @@ describe('generateDemoCalendar', () => {
   });
 
   it('is, byte for byte, the calendar it was before its events were generated lazily', () => {
-    // Digests of JSON.stringify(generateDemoCalendar(...)) as the whole-object generator made it:
+    // Digests of JSON.stringify(generateDemoCalendar(...)), pictures drawn by the service included:
     // seeded databases, screenshots and benchmark figures all assume this exact calendar.
     const digest = (events: number, seed: number) =>
       createHash('sha256').update(JSON.stringify(generateDemoCalendar({ events, seed, today: TODAY }))).digest('hex');
-    expect(digest(500, 3)).toBe('dded48c419871d2d2c927469e368f3b389374010ea4b12b319a2f6b56067a95b');
-    expect(digest(2000, 1)).toBe('642769d5ca7fc3766d87381e36291b1d80cb1d9b9b4cfb8f59a178e56889c223');
+    expect(digest(500, 3)).toBe('8ddc6fa7bc29d99e8b9935b32a813205978103e828a7b3c9de6539bd682b0a80');
+    expect(digest(2000, 1)).toBe('9812681233c4553f326765a973cdf4f88e2dda14ef3089f8236b890fbe577201');
+  });
+
+  it('changed only its pictures when they became pictures the service draws', () => {
+    // The digests above, before pictures were drawn by the service: with the old picture URLs and
+    // sizes put back, every other byte (every random draw included) is what it was.
+    const asBefore = (events: number, seed: number) => {
+      const demo = generateDemoCalendar({ events, seed, today: TODAY });
+      for (const event of demo.events ?? []) {
+        event.images = event.images.map((image, n) => ({
+          urlSmall: `https://images.example.no/events/${event.id}/${n + 1}-small.jpg`,
+          urlLarge: `https://images.example.no/events/${event.id}/${n + 1}-large.jpg`,
+          alt: image.alt,
+          focusX: image.focusX,
+          focusY: image.focusY,
+          width: image.width === null ? null : 1600,
+          height: image.height === null ? null : 900,
+        }));
+      }
+      return createHash('sha256').update(JSON.stringify(demo)).digest('hex');
+    };
+    expect(asBefore(500, 3)).toBe('dded48c419871d2d2c927469e368f3b389374010ea4b12b319a2f6b56067a95b');
+    expect(asBefore(2000, 1)).toBe('642769d5ca7fc3766d87381e36291b1d80cb1d9b9b4cfb8f59a178e56889c223');
   });
 
   it('is a valid import file with exactly the requested number of events', () => {
@@ -148,9 +171,31 @@ describe('generateDemoCalendar', () => {
     expect(events.some((e) => e.desc_nb?.includes('<p>'))).toBe(true);
     expect(events.some((e) => e.tags.length > 0)).toBe(true);
     const images = events.flatMap((e) => e.images);
-    expect(images.every((i) => i.urlSmall.startsWith('https://images.example.no/'))).toBe(true);
     expect(images.some((i) => i.focusX !== null)).toBe(true);
     expect(images.some((i) => i.focusX === null)).toBe(true);
+  });
+
+  it('gives every picture a path the service draws, with the size, focus point and motif the data claims', () => {
+    const shapes = new Set<string>();
+    for (const event of events) {
+      for (const image of event.images) {
+        const large = parseDemoPicturePath(image.urlLarge);
+        const small = parseDemoPicturePath(image.urlSmall);
+        expect(large, image.urlLarge).not.toBeNull();
+        expect(small, image.urlSmall).not.toBeNull();
+        // Spec: width and height are the size at urlLarge (null until analysed: the picture has one all the same).
+        if (image.width !== null) expect([large!.width, large!.height]).toEqual([image.width, image.height]);
+        expect([small!.width, small!.height]).toEqual([Math.round(large!.width / 2), Math.round(large!.height / 2)]);
+        // The people stand where the focus point says; no focus point, nobody.
+        const focus = image.focusX === null ? [null, null] : [Math.round(image.focusX * 100), Math.round(image.focusY! * 100)];
+        expect([large!.focusX, large!.focusY]).toEqual(focus);
+        expect({ ...small, width: 0, height: 0 }).toEqual({ ...large, width: 0, height: 0 });
+        expect(event.categories.map((id) => id.toLowerCase())).toContain(large!.motif);
+        shapes.add(`${large!.width}x${large!.height}`);
+      }
+    }
+    // Landscape mostly, and portrait and square ones whose crop the focus point decides.
+    expect([...shapes].sort()).toEqual(['1200x1600', '1400x1400', '1600x1067', '1600x900']);
   });
 });
 

@@ -6,8 +6,10 @@ import {
 } from '../../../packages/client/src/generated/documents.js';
 import { categoryLabeler, createCalendarClient, type Language } from '../../../packages/client/src/index.js';
 import { h } from './dom.js';
+import { feedUrl } from './feed-link.js';
+import { readerClockDiffers } from './reader-zone.js';
 import { renderCard } from './render-card.js';
-import { injectStyles } from './styles.js';
+import { injectStyles, NARROW_WIDTH_PX } from './styles.js';
 import { TEXTS } from './texts.js';
 
 export interface WidgetOptions {
@@ -50,6 +52,10 @@ export function mountCalendarWidget(root: HTMLElement, options: WidgetOptions): 
   const headingText = options.heading ?? texts.heading;
   const filters = h('div', { class: 'ecw-filters', role: 'group', 'aria-label': texts.filter, hidden: true });
   const status = h('p', { class: 'ecw-status', role: 'status', 'aria-live': 'polite' }, texts.loading);
+  // Not in the live status: said once, not announced again with every page.
+  const zoneNote = h('p', { class: 'ecw-zone', hidden: true }, texts.osloTime);
+  // "Subscribe" to what the list shows: the chosen category's feed, in the widget's language.
+  const subscribe = h('a', { class: 'ecw-subscribe', href: feedUrl(options.endpoint, null, language) }, texts.subscribe);
   const retry = h('button', { type: 'button', class: 'ecw-button' }, texts.retry);
   const alert = h('div', { class: 'ecw-alert', role: 'alert', hidden: true }, h('span', {}, texts.failed), retry);
   const list = h('ul', { class: 'ecw-list', role: 'list', tabindex: -1, 'aria-busy': true, 'aria-label': headingText || texts.heading });
@@ -59,7 +65,13 @@ export function mountCalendarWidget(root: HTMLElement, options: WidgetOptions): 
   const pager = h('nav', { class: 'ecw-pager', 'aria-label': texts.pages, hidden: true }, previous, pageLabel, next);
 
   root.classList.add('ecw');
-  root.replaceChildren(...[headingText ? h('h2', { class: 'ecw-heading' }, headingText) : null, filters, status, alert, list, pager].filter((node) => node !== null));
+  // The widget's own width decides its layout, not the window's: embedded in a sidebar it is narrow
+  // on a wide screen. (A container query would do it in CSS, but it needs a box whose width never
+  // comes from its content, which a host's flex or grid layout does not promise.)
+  const fit = (width: number) => root.classList.toggle('ecw--narrow', width > 0 && width < NARROW_WIDTH_PX);
+  fit(root.getBoundingClientRect().width);
+  if (typeof ResizeObserver === 'function') new ResizeObserver((entries) => fit(entries[0]?.contentRect.width ?? 0)).observe(root);
+  root.replaceChildren(...[headingText ? h('h2', { class: 'ecw-heading' }, headingText) : null, filters, h('div', { class: 'ecw-meta' }, status, zoneNote, subscribe), alert, list, pager].filter((node) => node !== null));
 
   function renderChips(facets: ReadonlyArray<{ id: string; hits: number }>): void {
     // Chips for visible categories that have upcoming events, in the licence's own order.
@@ -83,6 +95,7 @@ export function mountCalendarWidget(root: HTMLElement, options: WidgetOptions): 
     list.setAttribute('aria-busy', 'true');
     alert.hidden = true;
     const variables: EventsPageQueryVariables = { page, pageSize, ...(category ? { filter: { categories: [category] } } : {}) };
+    subscribe.href = feedUrl(options.endpoint, variables.filter, language);
     try {
       const { events } = await client.request(EventsPageDocument, variables, { signal: controller.signal });
       if (controller.signal.aborted) return;
@@ -90,6 +103,7 @@ export function mountCalendarWidget(root: HTMLElement, options: WidgetOptions): 
       const pages = Math.max(1, events?.pageInfo.totalPages ?? 1);
       if (!category && filters.childElementCount === 0) renderChips(events?.categories ?? []);
       list.replaceChildren(...(events?.data ?? []).map((event) => renderCard(event, { language, texts, categoryLabel: label, hiddenCategories })));
+      zoneNote.hidden = !readerClockDiffers((events?.data ?? []).flatMap((event) => (event.endDate ? [event.startDate, event.endDate] : [event.startDate])));
       status.textContent = total === 0 ? texts.empty : `${texts.count(total)} · ${texts.page(page + 1, pages)}`;
       pageLabel.textContent = texts.page(page + 1, pages);
       previous.disabled = page === 0;
@@ -112,7 +126,24 @@ export function mountCalendarWidget(root: HTMLElement, options: WidgetOptions): 
     category = button.dataset['category'] || null;
     page = 0;
     for (const chip of Array.from(filters.querySelectorAll('.ecw-chip'))) chip.setAttribute('aria-pressed', String(chip === button));
+    // On a phone the chips are one scrolling row: keep the chosen one in sight.
+    button.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     void load();
+  });
+  // Arrow keys, Home and End move between chips, as in a toolbar; Tab still visits each one.
+  filters.addEventListener('keydown', (event) => {
+    const chips = Array.from(filters.querySelectorAll<HTMLButtonElement>('.ecw-chip'));
+    const at = chips.indexOf(event.target as HTMLButtonElement);
+    if (at < 0) return;
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: chips.length - 1 }[event.key];
+    const target = to === undefined ? undefined : chips[Math.max(0, Math.min(chips.length - 1, to))];
+    if (!target) return;
+    event.preventDefault();
+    target.focus();
+  });
+  // A chip reached by keyboard (Tab or arrows) is brought wholly into the scrolling row's view.
+  filters.addEventListener('focusin', (event) => {
+    (event.target as Element).scrollIntoView({ block: 'nearest', inline: 'nearest' });
   });
   previous.addEventListener('click', () => {
     page = Math.max(0, page - 1);

@@ -1,15 +1,15 @@
 import type { EventsPageQuery } from '../../../packages/client/src/generated/documents.js';
 import { LOCALES } from '../../../packages/client/src/language.js';
 import {
-  coverImage,
   eventEnd,
   formatOslo,
   occurrenceKey,
   osloWallClock,
   parseServiceTimestamp,
-  priceDisplay,
   type Language,
 } from '../../../packages/client/src/index.js';
+import { cardMedia } from './card-media.js';
+import { cardPrice } from './card-price.js';
 import { h } from './dom.js';
 import type { WidgetTexts } from './texts.js';
 
@@ -33,28 +33,16 @@ function timeRange(event: CardEvent, locale: string): string {
   return `${from}–${sameDay ? '' : `${formatOslo(end, 'shortDate', locale)} `}${formatOslo(end, 'time', locale)}`;
 }
 
-/** One event card: cover cropped on its focus point, Oslo date and time, title, venue, categories, price. */
+/** One event card: cover cropped on its focus point (or the placeholder), Oslo date and time, title, venue, categories, price. */
 export function renderCard(event: CardEvent, context: CardContext): HTMLLIElement {
   const { language, texts } = context;
   const locale = LOCALES[language];
   const key = occurrenceKey(event);
   const titleId = `ecw-${key.replace(/[^\w-]/g, '-')}`;
   const title = (language === 'nb' ? event.title_nb ?? event.title_en : event.title_en ?? event.title_nb) ?? texts.untitled;
-  const cover = coverImage(event.images);
-  const price = priceDisplay(event, language);
+  const price = cardPrice(event, language);
   const shownCategories = event.categories.filter((id) => !context.hiddenCategories.has(id));
   const start = parseServiceTimestamp(event.startDate);
-
-  const media = cover
-    ? h('img', {
-        src: cover.image.urlSmall,
-        srcset: `${cover.image.urlSmall} 1x, ${cover.image.urlLarge} 2x`,
-        alt: cover.alt,
-        loading: 'lazy',
-        decoding: 'async',
-        style: cover.style,
-      })
-    : null;
 
   return h(
     'li',
@@ -62,7 +50,7 @@ export function renderCard(event: CardEvent, context: CardContext): HTMLLIElemen
     h(
       'article',
       { 'aria-labelledby': titleId },
-      h('div', { class: 'ecw-media' }, media),
+      cardMedia(event.images, start, locale),
       h(
         'div',
         { class: 'ecw-body' },
@@ -79,7 +67,7 @@ export function renderCard(event: CardEvent, context: CardContext): HTMLLIElemen
         h(
           'div',
           { class: 'ecw-foot' },
-          h('span', { class: 'ecw-price' }, price.summary ?? ''),
+          h('span', { class: 'ecw-price' }, price ?? ''),
           event.eventCancelled && h('span', { class: 'ecw-badge' }, texts.cancelled),
           !event.eventCancelled && event.eventSoldOut && h('span', { class: 'ecw-badge ecw-badge--soldout' }, texts.soldOut),
         ),

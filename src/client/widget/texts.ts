@@ -20,6 +20,8 @@ export const TEXTS = {
     soldOut: 'Utsolgt',
     untitled: 'Uten tittel',
     online: 'På nett',
+    osloTime: 'Alle tider er norsk tid.',
+    subscribe: 'Abonner i kalenderen din',
   },
   en: {
     heading: 'Upcoming events',
@@ -39,6 +41,8 @@ export const TEXTS = {
     soldOut: 'Sold out',
     untitled: 'Untitled',
     online: 'Online',
+    osloTime: 'All times are Norwegian time (Oslo).',
+    subscribe: 'Subscribe in your calendar',
   },
 } satisfies Record<Language, unknown>;
 
