@@ -7,7 +7,9 @@ export const migrateCommand = defineCommand({
   summary: 'bring the database schema up to date',
   description: `
 Applies the migrations the database of DATABASE_URL (or the embedded one in CALENDAR_DATA_DIR)
-has not had yet, and prints their names. \`calendar serve\` does the same at every start.`,
+has not had yet, and prints their names, whatever MIGRATE says: it is the deploy step of services
+started with MIGRATE=off (the default, MIGRATE=auto, has \`calendar serve\` do the same at start).
+Run it against the primary: a read-only database (a replica) is refused.`,
   options: {},
   parse: (line) => {
     exactOperands(line, []);
@@ -15,9 +17,13 @@ has not had yet, and prints their names. \`calendar serve\` does the same at eve
   async run() {
     const { readConfig } = await import('../config.js');
     const { migrateToLatest, openDatabase } = await import('../db/open-database.js');
+    const { StartupError } = await import('../startup-error.js');
     const config = readConfig();
     const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.CALENDAR_DATA_DIR, schema: config.DATABASE_SCHEMA });
     try {
+      if (database.readOnly) {
+        throw new StartupError('The database of DATABASE_URL is read-only (a replica?): run `calendar migrate` against the primary; replicas follow it.');
+      }
       const result = await migrateToLatest(database.db);
       const applied = result.results?.filter((r) => r.status === 'Success').map((r) => r.migrationName) ?? [];
       process.stdout.write(applied.length > 0 ? `Applied: ${applied.join(', ')}\n` : 'The schema is up to date.\n');

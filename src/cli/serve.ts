@@ -54,20 +54,41 @@ Runs the API until SIGINT or SIGTERM, then closes it and exits with status 0. At
 migrates the database and seeds the demo calendar (DEMO_EVENTS events) into a database without
 events, then prints "... listening on <url>" on stdout. Configured by environment variables
 (PORT, HOST, DATABASE_URL, CALENDAR_DATA_DIR, LOG_LEVEL, OTEL_*, ...: README.md, Configuration).
-Logs are JSON lines on stderr: one at start, one per request, two at shutdown (docs/operating.md).`,
+Logs are JSON lines on stderr: one at start, one per request, two at shutdown (docs/operating.md).
+WORKERS=N (or auto: one per core) runs N worker processes behind the one port, each a whole
+service with its own pool; a worker that dies is replaced, and SIGTERM drains them all. More than
+one needs DATABASE_URL. Metrics of the whole service: GET /metrics (Prometheus text format).`,
   options: {},
   parse: (line) => {
     exactOperands(line, []);
   },
   async run() {
     const started = Date.now();
+    const { default: cluster } = await import('node:cluster');
     const { readConfig } = await import('../config.js');
     const { createLogger } = await import('../logger.js');
+    const config = readConfig();
+    if (cluster.isPrimary) {
+      // WORKERS > 1: this process only holds the port and looks after the workers (src/cluster/run-primary.ts).
+      const { workerCount } = await import('../cluster/worker-count.js');
+      const workers = workerCount(config);
+      if (workers > 1) {
+        const { runPrimary } = await import('../cluster/run-primary.js');
+        return runPrimary({ config, workers, logger: createLogger(config.LOG_LEVEL), started });
+      }
+    }
+    const worker = cluster.worker;
+    if (worker) {
+      // Ctrl-C reaches every process of the terminal's group: the primary alone decides, and tells the workers.
+      process.on('SIGINT', () => undefined);
+      const { answerMetricsCollection } = await import('../cluster/worker-metrics.js');
+      answerMetricsCollection();
+    }
     const { startTracing, stopTracing, tracesEndpoint } = await import('../telemetry/tracing.js');
     const { startService } = await import('../app.js');
     const { describeDatabaseUrl } = await import('../db/open-database.js');
-    const config = readConfig();
-    const logger = createLogger(config.LOG_LEVEL);
+    // In a cluster every line says which worker wrote it.
+    const logger = worker ? createLogger(config.LOG_LEVEL).child({ worker: worker.id }) : createLogger(config.LOG_LEVEL);
     // Before the service: the HTTP server, the GraphQL pipeline and the database are traced only
     // when tracing exists by the time they are built.
     const tracing = await startTracing(config, { logger });
@@ -80,16 +101,21 @@ Logs are JSON lines on stderr: one at start, one per request, two at shutdown (d
     }
     const readyMs = Date.now() - started;
     logger.info({ ...startupFields(config, service, tracing ? tracesEndpoint(config) : null, describeDatabaseUrl), readyMs }, 'service started');
-    process.stdout.write(`Event calendar API listening on ${service.url} (${service.database.driver}, ready in ${readyMs} ms)\n`);
-    const stop = (signal: NodeJS.Signals) => {
-      const stopping = Date.now();
+    // A worker's primary prints the one line for the whole cluster.
+    if (!worker) process.stdout.write(`Event calendar API listening on ${service.url} (${service.database.driver}, ready in ${readyMs} ms)\n`);
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals | 'primary') => {
+      // A worker can be told twice (the primary's message, and a SIGTERM sent to the whole group).
+      if (stopping) return;
+      stopping = true;
+      const since = Date.now();
       logger.info({ signal }, 'shutting down: finishing requests in flight (5 s at most), then closing the database');
       service
         .close()
         .then(() => stopTracing())
         .then(
           () => {
-            logger.info({ durationMs: Date.now() - stopping }, 'stopped');
+            logger.info({ durationMs: Date.now() - since }, 'stopped');
             process.exit(0);
           },
           (error: unknown) => {
@@ -99,6 +125,15 @@ Logs are JSON lines on stderr: one at start, one per request, two at shutdown (d
           },
         );
     };
+    if (worker) {
+      const { isClusterMessage } = await import('../cluster/cluster-messages.js');
+      process.on('message', (message: unknown) => {
+        if (isClusterMessage(message) && message.type === 'calendar:shutdown') stop('primary');
+      });
+      // SIGTERM to one worker alone drains and stops that one; the primary starts another.
+      process.once('SIGTERM', stop);
+      return -1;
+    }
     // Once each: a second Ctrl-C while closing ends the process at once (Node's default).
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

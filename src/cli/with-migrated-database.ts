@@ -3,17 +3,20 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 
 /**
- * Opens the database the environment configures, brings its schema up to date, runs `work` and
- * closes the database whatever happens. The modules are loaded here, not at the top, so that a
- * command's `--help` and usage errors never load the database drivers.
+ * Opens the database the environment configures (always DATABASE_URL, the primary: imports, keys and
+ * usage write or read what was just written, never a replica), makes its schema fit as MIGRATE says
+ * (auto: migrate; off: refuse a schema older than this code), runs `work` and closes the database
+ * whatever happens. The modules are loaded here, not at the top, so that a command's `--help` and
+ * usage errors never load the database drivers.
  */
 export async function withMigratedDatabase<T>(work: (db: Kysely<Database>, config: Config) => Promise<T>): Promise<T> {
   const { readConfig } = await import('../config.js');
-  const { migrateToLatest, openDatabase } = await import('../db/open-database.js');
+  const { openDatabase } = await import('../db/open-database.js');
+  const { prepareSchema } = await import('../db/prepare-schema.js');
   const config = readConfig();
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.CALENDAR_DATA_DIR, schema: config.DATABASE_SCHEMA });
   try {
-    await migrateToLatest(database.db);
+    await prepareSchema(database, config.MIGRATE);
     return await work(database.db, config);
   } finally {
     await database.close();

@@ -78,3 +78,51 @@ export async function listenForDataVersions(
     await last?.end().catch(() => undefined);
   };
 }
+
+/** How long a notice waits for the read side to reach its version before the poll is left to find it. */
+const READ_SIDE_WAIT_MS = 10_000;
+
+/**
+ * Notices come from the primary (a replica delivers none), and a replica replays the import a moment
+ * later: a version is passed on only once the database reads go to holds it (`readVersion`), so the
+ * read model never builds from a replica that is still behind its notice (it would build the old
+ * version again, and again). Reads back off from 20 ms to 500 ms; after READ_SIDE_WAIT_MS the
+ * read model's poll (which reads the read side's version every second) takes over.
+ */
+export function afterReadSideHas(readVersion: () => Promise<string | undefined>, handlers: DataVersionHandlers, logger?: Logger): DataVersionHandlers {
+  let target: bigint | null = null;
+  let passedOn: bigint | null = null;
+  let waiting = false;
+
+  const wait = async (): Promise<void> => {
+    waiting = true;
+    const started = Date.now();
+    try {
+      for (let delayMs = 20; target !== null; delayMs = Math.min(delayMs * 2, 500)) {
+        const seen = await readVersion().catch(() => undefined);
+        if (seen !== undefined && (passedOn === null || BigInt(seen) > passedOn)) {
+          passedOn = BigInt(seen);
+          handlers.onVersion(seen);
+        }
+        if (passedOn !== null && passedOn >= target) return;
+        if (Date.now() - started >= READ_SIDE_WAIT_MS) {
+          logger?.debug({ version: String(target), readSide: seen }, 'data-version notice: the read side has not reached it yet; leaving it to the poll');
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+    } finally {
+      target = null;
+      waiting = false;
+    }
+  };
+
+  return {
+    onVersion: (version) => {
+      const wanted = BigInt(version);
+      if (target === null || wanted > target) target = wanted;
+      if (!waiting) void wait();
+    },
+    onReconnect: handlers.onReconnect,
+  };
+}

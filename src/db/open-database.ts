@@ -3,15 +3,18 @@ import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 import { StartupError } from '../startup-error.js';
-import { describeDatabaseError, isPermanentConnectionError } from './connection-errors.js';
-import { listenForDataVersions } from './data-version-listener.js';
+import { describeDatabaseError } from './connection-errors.js';
+import { afterReadSideHas, listenForDataVersions } from './data-version-listener.js';
 import type { ListenForDataVersions } from '../read-model/read-model.js';
 import type { Database } from './database.js';
 import { DatabaseHealth } from './database-health.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { activeTracing, type Tracing } from '../telemetry/tracing.js';
+import type { PoolStats } from '../telemetry/metrics.js';
 import { migrations } from './migrations/index.js';
 import { PGliteThread } from './pglite-thread.js';
+import { ReadReplicas } from './read-replicas.js';
+import { createServerProbe, latestAppliedMigration, PROBE_TIMEOUT_MS } from './server-probe.js';
 
 export interface DatabaseOptions {
   /** `postgres://...` for a real server; undefined for the embedded PGlite. */
@@ -30,6 +33,13 @@ export interface DatabaseOptions {
   waitMs?: number | undefined;
   /** Receives one line per connection attempt while waiting, and the start and end of each outage. */
   logger?: Logger | undefined;
+  /** Read replicas (PostgreSQL only): `readDb` reads from them, `db` stays on `url`. @default none */
+  readUrls?: readonly string[] | undefined;
+  /**
+   * A direct connection for LISTEN (PgBouncer in transaction mode cannot carry one).
+   * @default `url`, unless that database is read-only (a replica delivers no notices: the poll alone)
+   */
+  listenUrl?: string | undefined;
 }
 
 /** What a readiness probe found. */
@@ -42,7 +52,14 @@ export interface DatabaseProbe {
 }
 
 export interface DatabaseHandle {
+  /** The primary (`url`): migrations, imports, keys, usage counts. */
   db: Kysely<Database>;
+  /** Where API reads go: the read replicas when there are any, otherwise `db` itself. */
+  readDb: Kysely<Database>;
+  /** The database of `db` accepts no writes (a hot standby, or `default_transaction_read_only`). */
+  readOnly: boolean;
+  /** The read replicas' URLs without passwords; empty without replicas. */
+  readReplicas: string[];
   driver: 'postgres' | 'pglite';
   schema: string;
   /** Outage episodes seen by this handle's connections (and reported by its users). */
@@ -55,13 +72,12 @@ export interface DatabaseHandle {
   probe(): Promise<DatabaseProbe>;
   /** PostgreSQL: LISTEN for data-version notices on a connection of its own (the embedded database has none). */
   listenForDataVersions?: ListenForDataVersions | undefined;
+  /** PostgreSQL: the request pool's connections now, for /metrics (the embedded database has no pool). */
+  poolStats?: (() => PoolStats[]) | undefined;
   close(): Promise<void>;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-
-/** A readiness probe gives up after this long: an orchestrator must learn of an outage within a second. */
-const PROBE_TIMEOUT_MS = 900;
 
 /** Shown in pg_stat_activity, so an operator (or a fault test) can tell our sessions apart. */
 export const APPLICATION_NAME = 'event-calendar-api';
@@ -110,40 +126,74 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       client.on('error', (error) => health.reportFailure(error));
     });
     // The probe's own connection, so readiness never waits behind requests for a pool slot.
-    const probePool = new pg.Pool({ ...connection, max: 1, connectionTimeoutMillis: PROBE_TIMEOUT_MS, query_timeout: PROBE_TIMEOUT_MS, idleTimeoutMillis: 60_000 });
-    probePool.on('error', () => undefined);
-    probePool.on('connect', (client) => client.on('error', () => undefined));
-    const probeOnce = async (): Promise<DatabaseProbe & { permanent?: boolean }> => {
-      let client: pg.PoolClient | undefined;
-      try {
-        client = await probePool.connect();
-        const query = client;
-        const latestMigration = await latestAppliedMigration((text) => query.query(text));
-        client.release();
-        health.reportSuccess();
-        return { reachable: true, latestMigration };
-      } catch (error) {
-        // A timed-out query leaves the connection busy: drop it rather than reuse it.
-        client?.release(error instanceof Error ? error : true);
-        return { reachable: false, reason: describeDatabaseError(error), permanent: isPermanentConnectionError(error) };
+    const primaryProbe = createServerProbe(connection, () => health.reportSuccess());
+    let replicas: ReadReplicas | undefined;
+    try {
+      await waitForServer(primaryProbe.probeOnce, options);
+      const readOnly = await isReadOnly(pool);
+      // A read-only database cannot create it; without it, the schema check at start says what is missing.
+      if (schema !== 'public' && !readOnly) await pool.query(`create schema if not exists ${schema}`);
+      await checkSearchPath(pool, schema);
+      const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...statementSpans({ driver: 'postgres', schema, url: options.url }) });
+      const readUrls = options.readUrls ?? [];
+      if (readUrls.length > 0) {
+        replicas = new ReadReplicas(readUrls, {
+          connection: (url) => ({ ...connection, connectionString: url }),
+          poolSize: options.poolSize ?? 10,
+          acquireTimeoutMs: options.acquireTimeoutMs ?? 2000,
+          logger: options.logger,
+          describe: describeDatabaseUrl,
+        });
+        await replicas.checkAtStart();
+        options.logger?.info({ replicas: replicas.labels, readingFrom: replicas.homeLabel }, 'API reads go to the read replicas; writes to DATABASE_URL');
       }
-    };
-    await waitForServer(probeOnce, options);
-    const probe = sharedWhileRunning(probeOnce);
-    if (schema !== 'public') await pool.query(`create schema if not exists ${schema}`);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...statementSpans({ driver: 'postgres', schema, url: options.url }) });
-    return {
-      db,
-      driver: 'postgres',
-      schema,
-      health,
-      probe,
-      listenForDataVersions: (handlers) => listenForDataVersions(connection, schema, handlers, options.logger),
-      close: async () => {
-        await probePool.end();
-        await db.destroy();
-      },
-    };
+      const reading = replicas;
+      const readDb = reading
+        ? new Kysely<Database>({ dialect: new PostgresDialect({ pool: reading }), ...statementSpans({ driver: 'postgres', schema, url: readUrls[0] }) })
+        : db;
+      // Readiness is about what answers requests: the replicas when reads go there.
+      const probe = sharedWhileRunning(reading ? () => reading.probe() : primaryProbe.probeOnce);
+      const listenUrl = options.listenUrl ?? (readOnly ? undefined : options.url);
+      // Notices from elsewhere than the read side are passed on once the read side has their version.
+      const readsElsewhere = reading !== undefined || listenUrl !== options.url;
+      const readVersion = async () => {
+        const row = await readDb.selectFrom('calendar_state').select('version').executeTakeFirst();
+        return row ? String(row.version) : undefined;
+      };
+      return {
+        db,
+        readDb,
+        readOnly,
+        readReplicas: reading?.labels ?? [],
+        driver: 'postgres',
+        schema,
+        health,
+        probe,
+        listenForDataVersions: listenUrl
+          ? (handlers) =>
+              listenForDataVersions(
+                { ...connection, connectionString: listenUrl },
+                schema,
+                readsElsewhere ? afterReadSideHas(readVersion, handlers, options.logger) : handlers,
+                options.logger,
+              )
+          : undefined,
+        poolStats: () => [
+          { pool: 'primary', total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max },
+          ...(reading?.poolStats() ?? []),
+        ],
+        close: async () => {
+          await primaryProbe.end();
+          if (reading) await readDb.destroy();
+          await db.destroy();
+        },
+      };
+    } catch (error) {
+      await primaryProbe.end();
+      await replicas?.end();
+      await pool.end();
+      throw error;
+    }
   }
 
   // One process per data directory, taken before PGlite touches a file (data-dir-lock.ts says why).
@@ -179,18 +229,35 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     await db.destroy();
     lock?.release();
   };
-  return { db, driver: 'pglite', schema, health, probe, close };
+  return { db, readDb: db, readOnly: false, readReplicas: [], driver: 'pglite', schema, health, probe, close };
 }
 
-type RowQuery = (text: string) => Promise<{ rows: Record<string, unknown>[] }>;
+/** Whether the server takes no writes: a hot standby (a streaming replica), or read-only by default. */
+async function isReadOnly(pool: pg.Pool): Promise<boolean> {
+  const { rows } = await pool.query<{ read_only: boolean }>(
+    `select pg_is_in_recovery() or current_setting('transaction_read_only') = 'on' as read_only`,
+  );
+  return rows[0]?.read_only === true;
+}
 
-/** The newest migration recorded in the schema's bookkeeping table; undefined when it has none yet. */
-async function latestAppliedMigration(query: RowQuery): Promise<string | undefined> {
-  const { rows } = await query(`select to_regclass('kysely_migration') is not null as present`);
-  if (rows[0]?.['present'] !== true) return undefined;
-  const latest = await query('select max(name) as name from kysely_migration');
-  const name = latest.rows[0]?.['name'];
-  return typeof name === 'string' ? name : undefined;
+/**
+ * The schema is chosen by the connection's startup options (`-c search_path=...`). A pooler that
+ * drops them (PgBouncer with `ignore_startup_parameters = options`) would have every statement read
+ * another schema's tables: stop at start instead, saying how to set it on the server.
+ */
+async function checkSearchPath(pool: pg.Pool, schema: string): Promise<void> {
+  if (schema === 'public') return;
+  const { rows } = await pool.query<{ current: string | null; present: boolean }>(
+    'select current_schema() as current, to_regnamespace($1) is not null as present',
+    [schema],
+  );
+  const row = rows[0];
+  if (!row?.present || row.current === schema) return;
+  throw new StartupError(
+    `The database sessions do not use DATABASE_SCHEMA ${schema} (their schema is ${row.current ?? 'none'}): the connection's ` +
+      `startup options were dropped (PgBouncer's ignore_startup_parameters?). Set it on the server instead: ` +
+      `ALTER ROLE <user> SET search_path = ${schema}, public`,
+  );
 }
 
 /** Kysely's `log` hook making a span per statement, when tracing was started before the database was opened. */

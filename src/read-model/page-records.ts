@@ -1,7 +1,7 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Database, EventFields, EventRecord, OccurrenceRow } from '../db/database.js';
 import type { CalendarSnapshot } from './calendar-snapshot.js';
-import { DataVersionMoved } from './data-version-moved.js';
+import { readAtSnapshotVersion } from './read-at-version.js';
 
 /** Every column of `events` but `search_text` (the descriptions again, folded): never shown. */
 const EVENT_FIELDS = [
@@ -20,12 +20,9 @@ void everyEventField;
 /**
  * The statements below read `calendar_state.version` in the same statement as the records (one
  * statement sees one committed state), joined so that the version comes back even when no record
- * matches. A version other than the snapshot's means an import landed since it was built.
+ * matches. A version other than the snapshot's means an import landed since it was built, or (older)
+ * a read replica that is behind: readAtSnapshotVersion says what happens then.
  */
-function checkVersion(snapshot: CalendarSnapshot, rows: readonly { version: string | number | null }[]): void {
-  const version = rows[0]?.version == null ? undefined : String(rows[0].version);
-  if (version !== snapshot.version) throw new DataVersionMoved(version);
-}
 
 /**
  * The two statements every page runs, built once per database with Kysely (type-checked against
@@ -65,8 +62,7 @@ export async function eventRecordsAt(db: Kysely<Database>, snapshot: CalendarSna
   const records = new Map<number, EventRecord>();
   if (events.length === 0) return records;
   const ids = events.map((e) => snapshot.eventIds[e]!);
-  const rows = await runWith(db, statementsOf(db).events, [ids]);
-  checkVersion(snapshot, rows);
+  const rows = await readAtSnapshotVersion(snapshot, () => runWith(db, statementsOf(db).events, [ids]));
   const eventById = new Map(events.map((e) => [snapshot.eventIds[e]!, e]));
   const { eventCategories, eventOrganizers, categoryIds, organizerIds } = snapshot;
   for (const row of rows) {
@@ -88,8 +84,7 @@ export async function dateRecordsAt(db: Kysely<Database>, snapshot: CalendarSnap
   const records = new Map<number, OccurrenceRow>();
   if (dates.length === 0) return records;
   const ids = dates.map((d) => String(snapshot.dateId[d]!));
-  const rows = await runWith(db, statementsOf(db).dates, [ids]);
-  checkVersion(snapshot, rows);
+  const rows = await readAtSnapshotVersion(snapshot, () => runWith(db, statementsOf(db).dates, [ids]));
   const byId = new Map<number, number>(dates.map((d) => [snapshot.dateId[d]!, d]));
   for (const row of rows) {
     if (row.id == null) continue;

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/database.js';
 import { typoTolerance } from '../domain/search-term.js';
 import { eventIndexOf, type CalendarSnapshot } from './calendar-snapshot.js';
-import { DataVersionMoved } from './data-version-moved.js';
+import { readAtSnapshotVersion } from './read-at-version.js';
 
 /** A search phase: literal substring matching, or approximate matching of titles and descriptions. */
 export type SearchMode = 'literal' | 'approximate';
@@ -50,9 +50,7 @@ async function computeWordMatch(db: Kysely<Database>, snapshot: CalendarSnapshot
   const events = new Uint8Array(snapshot.eventIds.length);
   const venues = new Uint8Array(snapshot.venueIds.length);
   const textMatches = mode === 'literal' ? literalTextMatches(word) : approximateTextMatches(word);
-  const { rows } = await textMatches.execute(db);
-  const version = rows[0] ? String(rows[0].version) : undefined;
-  if (version !== snapshot.version) throw new DataVersionMoved(version);
+  const rows = await readAtSnapshotVersion(snapshot, async () => (await textMatches.execute(db)).rows);
   for (const row of rows) {
     if (row.id == null) continue;
     const event = eventIndexOf(snapshot, row.id);

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
+import { watchRedis } from '../telemetry/metrics.js';
 
 /** Longest any command may take before it counts as a failure (ioredis' own commandTimeout is 500 ms). */
 const COMMAND_DEADLINE_MS = 1000;
@@ -33,6 +34,13 @@ export class RedisCircuit {
     this.pauseMs = options.openMs ?? 1000;
     redis.on('error', (error: unknown) => this.fail(error));
     redis.on('ready', () => this.succeed());
+    watchRedis(() => this.available);
+  }
+
+  /** For /metrics: whether commands go to Redis now (connected, circuit closed); undefined once the connection was closed for good. */
+  get available(): boolean | undefined {
+    if (this.redis.status === 'end') return undefined;
+    return this.redis.status === 'ready' && this.outageSince === undefined;
   }
 
   /** Runs `command` unless the circuit is open; any failure gives `fallback`. Never throws. */

@@ -62,13 +62,20 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function createThrowawayPostgres(): Promise<ThrowawayPostgres> {
+/**
+ * Runs one of PostgreSQL's server programs (initdb, pg_ctl, pg_basebackup, ...): as the `postgres`
+ * user when the tests run as root, since initdb and the server refuse to run as root.
+ */
+export function postgresProgramRunner(): (command: string, args: string[]) => Promise<{ stdout: string; stderr: string }> {
   const bin = postgresBinDir();
   if (!bin) throw new Error('no PostgreSQL server binaries');
   const asRoot = process.getuid?.() === 0;
-  // initdb refuses to run as root: run the server binaries as postgres.
-  const asPostgres = (command: string, args: string[]) =>
-    asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, command), ...args]) : run(join(bin, command), args);
+  return (command, args) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, command), ...args]) : run(join(bin, command), args));
+}
+
+export async function createThrowawayPostgres(): Promise<ThrowawayPostgres> {
+  const asPostgres = postgresProgramRunner();
+  const bin = postgresBinDir()!;
   const dir = await mkdtemp(join(tmpdir(), 'calendar-pg-'));
   await chmod(dir, 0o777);
   const dataDir = join(dir, 'data');

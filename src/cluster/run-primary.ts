@@ -1,0 +1,159 @@
+import cluster, { type Worker } from 'node:cluster';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { StartupError } from '../startup-error.js';
+import type { ClusterMessage } from './cluster-messages.js';
+import { PrimaryMetrics } from './primary-metrics.js';
+import { RestartBackoff } from './restart-backoff.js';
+
+/**
+ * Longest a shutdown may take: each worker gives requests in flight 5 s, then writes its usage
+ * counts and closes its pool; a worker still running after this is killed.
+ */
+export const SHUTDOWN_BOUND_MS = 10_000;
+
+interface Slot {
+  worker: Worker;
+  forkedAt: number;
+  listening: boolean;
+}
+
+export interface PrimaryOptions {
+  config: Config;
+  workers: number;
+  logger: Logger;
+  /** When `calendar serve` started (for the ready time). */
+  started: number;
+}
+
+/**
+ * `calendar serve` with WORKERS > 1: this process (the primary) runs no service of its own. It
+ * holds the listening socket and hands each new connection to the next worker in turn (node:cluster's
+ * round robin); each worker is a whole service with its own pool, read model and caches.
+ *
+ * - Start: the first worker alone (it migrates and seeds the demo calendar when the database is
+ *   empty), then the others at once. A worker that stops before it listens stops the start (its own
+ *   line on stderr says why), with status 1.
+ * - A worker that dies later is replaced, at once the first time and after doubling pauses when
+ *   they keep dying (RestartBackoff); the others keep serving meanwhile.
+ * - SIGTERM or SIGINT: every worker stops accepting, finishes its requests in flight and closes;
+ *   once the last one has closed its server the port refuses connections. The primary exits 0 when
+ *   all have exited cleanly, and kills what still runs after SHUTDOWN_BOUND_MS (status 1). A second
+ *   signal kills the workers at once.
+ */
+export async function runPrimary(options: PrimaryOptions): Promise<number> {
+  const { logger, config } = options;
+  const slots = new Map<number, Slot>();
+  const backoff = new RestartBackoff();
+  const metrics = new PrimaryMetrics(() => [...slots.values()].map((slot) => slot.worker), logger);
+  const pendingRestarts = new Set<NodeJS.Timeout>();
+  let stopping = false;
+  let port = 0;
+
+  const fork = (): Slot => {
+    const slot: Slot = { worker: cluster.fork(), forkedAt: Date.now(), listening: false };
+    slots.set(slot.worker.id, slot);
+    return slot;
+  };
+
+  /** Resolves when the worker listens; rejects when it exits first. */
+  const listeningOf = (slot: Slot) =>
+    new Promise<void>((resolve, reject) => {
+      const onExit = (code: number | null, signal: string | null) =>
+        reject(new StartupError(`worker ${slot.worker.process.pid} stopped during start-up (${signal ?? `status ${code}`}); the line above says why`));
+      slot.worker.once('exit', onExit);
+      slot.worker.once('listening', (address: { port: number }) => {
+        slot.worker.off('exit', onExit);
+        slot.listening = true;
+        port = address.port;
+        resolve();
+      });
+    });
+
+  const killAll = (signal: NodeJS.Signals) => {
+    for (const { worker } of slots.values()) if (!worker.isDead()) worker.process.kill(signal);
+  };
+
+  // Start-up: one worker first (migrations, seeding), then the rest.
+  try {
+    const first = fork();
+    await listeningOf(first);
+    await Promise.all(Array.from({ length: options.workers - 1 }, () => listeningOf(fork())));
+  } catch (error) {
+    killAll('SIGKILL');
+    throw error;
+  }
+
+  cluster.on('exit', (worker, code, signal) => {
+    const slot = slots.get(worker.id);
+    slots.delete(worker.id);
+    if (stopping || !slot) return;
+    const livedMs = Date.now() - slot.forkedAt;
+    const pauseMs = backoff.next(livedMs);
+    metrics.countRestart();
+    logger.error({ pid: worker.process.pid, worker: worker.id, code, signal, livedMs, restartInMs: pauseMs }, 'worker exited; starting another');
+    const timer = setTimeout(() => {
+      pendingRestarts.delete(timer);
+      if (stopping) return;
+      const replacement = fork();
+      listeningOf(replacement).then(
+        () => logger.info({ pid: replacement.worker.process.pid, worker: replacement.worker.id }, 'worker replaced'),
+        // Its exit is handled above like any other: another pause, another try.
+        () => undefined,
+      );
+    }, pauseMs);
+    pendingRestarts.add(timer);
+  });
+
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  const url = `http://${host}:${port}/graphQL`;
+  const readyMs = Date.now() - options.started;
+  const pids = [...slots.values()].map((slot) => slot.worker.process.pid);
+  logger.info({ url, workers: options.workers, pids, pid: process.pid, readyMs }, 'cluster started');
+  process.stdout.write(`Event calendar API listening on ${url} (postgres, ${options.workers} workers, ready in ${readyMs} ms)\n`);
+
+  const stop = (signal: NodeJS.Signals) => {
+    stopping = true;
+    const since = Date.now();
+    for (const timer of pendingRestarts) clearTimeout(timer);
+    logger.info({ signal, workers: slots.size }, `shutting down: every worker finishes its requests in flight, ${SHUTDOWN_BOUND_MS / 1000} s at most`);
+    let failed = false;
+    const exits = [...slots.values()].map(
+      (slot) =>
+        new Promise<void>((resolve) => {
+          if (slot.worker.isDead()) return resolve();
+          slot.worker.once('exit', (code) => {
+            if (code !== 0) failed = true;
+            resolve();
+          });
+          // A worker still starting may not listen for messages yet; it has nothing in flight either.
+          if (slot.listening && slot.worker.isConnected()) slot.worker.send({ type: 'calendar:shutdown' } satisfies ClusterMessage);
+          else slot.worker.process.kill('SIGTERM');
+        }),
+    );
+    const bound = setTimeout(() => {
+      logger.error({ workers: slots.size }, `workers still running after ${SHUTDOWN_BOUND_MS / 1000} s: killing them`);
+      killAll('SIGKILL');
+      failed = true;
+    }, SHUTDOWN_BOUND_MS);
+    void Promise.all(exits).then(() => {
+      clearTimeout(bound);
+      logger.info({ durationMs: Date.now() - since }, 'stopped');
+      process.exit(failed ? 1 : 0);
+    });
+  };
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!signalled) {
+      signalled = true;
+      stop(signal);
+      return;
+    }
+    // A second signal ends everything at once.
+    killAll('SIGKILL');
+    process.exit(1);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return -1;
+}

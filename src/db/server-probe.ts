@@ -1,0 +1,61 @@
+import pg from 'pg';
+import { describeDatabaseError, isPermanentConnectionError } from './connection-errors.js';
+import type { DatabaseProbe } from './open-database.js';
+
+/** A readiness probe gives up after this long: an orchestrator must learn of an outage within a second. */
+export const PROBE_TIMEOUT_MS = 900;
+
+export type RowQuery = (text: string) => Promise<{ rows: Record<string, unknown>[] }>;
+
+/** The newest migration recorded in the schema's bookkeeping table; undefined when it has none yet. */
+export async function latestAppliedMigration(query: RowQuery): Promise<string | undefined> {
+  const { rows } = await query(`select to_regclass('kysely_migration') is not null as present`);
+  if (rows[0]?.['present'] !== true) return undefined;
+  const latest = await query('select max(name) as name from kysely_migration');
+  const name = latest.rows[0]?.['name'];
+  return typeof name === 'string' ? name : undefined;
+}
+
+export interface ServerProbe {
+  /** One attempt: whether the server answers within PROBE_TIMEOUT_MS, and its newest migration. */
+  probeOnce(): Promise<DatabaseProbe & { permanent?: boolean }>;
+  end(): Promise<void>;
+}
+
+/**
+ * A probe on a connection of its own (a pool of one), so readiness never waits behind requests for a
+ * pool slot. `onSuccess` hears of every answer (an outage is over).
+ */
+export function createServerProbe(connection: pg.PoolConfig, onSuccess?: () => void): ServerProbe {
+  const probePool = new pg.Pool({ ...connection, max: 1, connectionTimeoutMillis: PROBE_TIMEOUT_MS, query_timeout: PROBE_TIMEOUT_MS, idleTimeoutMillis: 60_000 });
+  probePool.on('error', () => undefined);
+  probePool.on('connect', (client) => client.on('error', () => undefined));
+  return {
+    probeOnce: async () => {
+      let client: pg.PoolClient | undefined;
+      try {
+        client = await probePool.connect();
+        const query = client;
+        const latestMigration = await latestAppliedMigration((text) => query.query(text));
+        client.release();
+        onSuccess?.();
+        return { reachable: true, latestMigration };
+      } catch (error) {
+        // A timed-out query leaves the connection busy: drop it rather than reuse it.
+        client?.release(error instanceof Error ? error : true);
+        if (refusedStartupOptions(error)) return { reachable: false, reason: `${describeDatabaseError(error)}: ${STARTUP_OPTIONS_HINT}`, permanent: true };
+        return { reachable: false, reason: describeDatabaseError(error), permanent: isPermanentConnectionError(error) };
+      }
+    },
+    end: () => probePool.end(),
+  };
+}
+
+const STARTUP_OPTIONS_HINT =
+  'a pooler (PgBouncer) refuses the session settings this service sends; list options in its ignore_startup_parameters ' +
+  'and set them on the role instead (docs/operating.md, Read replicas and PgBouncer)';
+
+/** PgBouncer's answer (08P01) to the `options` startup parameter it does not support: waiting will not mend it. */
+function refusedStartupOptions(error: unknown): boolean {
+  return error instanceof Error && /unsupported startup parameter: options/.test(error.message);
+}

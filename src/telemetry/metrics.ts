@@ -1,0 +1,170 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The service's Prometheus metrics, one registry per process (GET /metrics; docs/operating.md,
+ * "What to watch"). Module-level like prom-client's own default registry: the places that count
+ * (HTTP layer, read model, Redis circuit, usage recorder, response cache) call the functions below
+ * and need no wiring.
+ *
+ * With WORKERS > 1 each worker keeps its own registry and the primary adds them up
+ * (src/cluster/cluster-metrics.ts): every metric says how (`aggregator`), so a scrape of any
+ * worker describes the whole service. Counters and histograms are summed; gauges say what a sum,
+ * a minimum or a maximum means for them.
+ *
+ * Never a label with a key, a header, a variable or a path a caller chose: operation names are
+ * the only caller-given text, and they are capped (operation-label.ts).
+ */
+export const metricsRegistry = new Registry();
+
+// Process metrics (CPU, memory, heap, event-loop lag, handles, GC), with prom-client's own
+// aggregators for the cluster view (sums for CPU and memory, averages for lag, ...).
+collectDefaultMetrics({ register: metricsRegistry });
+
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+const requests = new Counter({
+  name: 'calendar_http_requests_total',
+  help: 'HTTP requests answered, by route, GraphQL operation name (capped; "(anonymous)" when the document names none, "(other)" past the cap) and status.',
+  labelNames: ['route', 'operation', 'status'] as const,
+  registers: [metricsRegistry],
+});
+
+const requestDuration = new Histogram({
+  name: 'calendar_http_request_duration_seconds',
+  help: 'Time from the arrival of a request to the end of its response, by route, operation and status.',
+  labelNames: ['route', 'operation', 'status'] as const,
+  buckets: DURATION_BUCKETS,
+  registers: [metricsRegistry],
+});
+
+/** What a response-cache lookup found. */
+export type CacheLookupOutcome = 'hit' | 'miss' | 'stale' | 'revalidated';
+const CACHE_OUTCOMES: readonly CacheLookupOutcome[] = ['hit', 'miss', 'stale', 'revalidated'];
+
+const cacheLookups = new Counter({
+  name: 'calendar_response_cache_lookups_total',
+  help: 'Response-cache lookups by outcome: hit, miss, stale (an expired answer served while it is refreshed), revalidated.',
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+// Every outcome from the start, so a rate over a quiet cache is 0 rather than no data.
+for (const outcome of CACHE_OUTCOMES) cacheLookups.inc({ outcome }, 0);
+
+const readModelBuild = new Histogram({
+  name: 'calendar_read_model_build_seconds',
+  help: 'Time to build a snapshot of the calendar (the read model) for a new data version.',
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  registers: [metricsRegistry],
+});
+
+const dataVersion = new Gauge({
+  name: 'calendar_data_version',
+  help: 'Data version of the snapshot requests are answered from (with several workers: the oldest any worker serves).',
+  registers: [metricsRegistry],
+  aggregator: 'min',
+});
+
+const usageFlushFailures = new Counter({
+  name: 'calendar_usage_flush_failures_total',
+  help: 'Writes of the usage counts that failed (the counts are kept and written with the next flush).',
+  registers: [metricsRegistry],
+});
+usageFlushFailures.inc(0);
+
+/** A pool's state now; `pool` names it (`primary`, or a replica's). */
+export interface PoolStats {
+  pool: string;
+  /** Connections open, busy or idle. */
+  total: number;
+  idle: number;
+  /** Requests waiting for a connection. */
+  waiting: number;
+  /** The configured size (DATABASE_POOL_SIZE). */
+  max: number;
+}
+
+const pools = new Set<() => PoolStats[]>();
+
+function poolGauge(name: string, help: string, read: (stats: PoolStats) => number): void {
+  new Gauge({
+    name,
+    help,
+    labelNames: ['pool'] as const,
+    registers: [metricsRegistry],
+    // Summed over workers: the node's connections to the database.
+    aggregator: 'sum',
+    collect() {
+      this.reset();
+      for (const source of pools) for (const stats of source()) this.inc({ pool: stats.pool }, read(stats));
+    },
+  });
+}
+poolGauge('calendar_db_pool_connections', 'Connections open in the request pool (busy or idle).', (s) => s.total);
+poolGauge('calendar_db_pool_idle_connections', 'Idle connections in the request pool.', (s) => s.idle);
+poolGauge('calendar_db_pool_waiting_requests', 'Requests waiting for a pool connection (over 0 for long: the pool is too small or the database too slow).', (s) => s.waiting);
+poolGauge('calendar_db_pool_max_connections', 'Configured size of the request pool (DATABASE_POOL_SIZE).', (s) => s.max);
+
+/** Counts a database handle's pools while the service runs; returns the function that stops it. */
+export function watchPools(stats: () => PoolStats[]): () => void {
+  pools.add(stats);
+  return () => pools.delete(stats);
+}
+
+const redisSources = new Set<() => boolean | undefined>();
+let redisGauge: Gauge | undefined;
+
+/**
+ * Reports a Redis connection's availability; `read` gives undefined once the connection was closed
+ * for good. The gauge is registered with the first connection: without REDIS_URL it is absent.
+ */
+export function watchRedis(read: () => boolean | undefined): void {
+  redisSources.add(read);
+  redisGauge ??= new Gauge({
+    name: 'calendar_redis_available',
+    help: '1 while Redis answers (the shared cache is in use), 0 during an outage; absent without REDIS_URL. With several workers: 0 when any worker finds it unavailable.',
+    registers: [metricsRegistry],
+    aggregator: 'min',
+    collect() {
+      const states: boolean[] = [];
+      for (const source of redisSources) {
+        const state = source();
+        // A connection closed for good (the service stopped) is no longer reported.
+        if (state === undefined) redisSources.delete(source);
+        else states.push(state);
+      }
+      this.set(states.length > 0 && states.every(Boolean) ? 1 : 0);
+    },
+  });
+}
+
+// One child per outcome, bound once: a lookup is on every request's path.
+const cacheLookupsByOutcome = new Map(CACHE_OUTCOMES.map((outcome) => [outcome, cacheLookups.labels({ outcome })]));
+
+/** The response cache calls this once per lookup. */
+export function countCacheLookup(outcome: CacheLookupOutcome): void {
+  cacheLookupsByOutcome.get(outcome)!.inc();
+}
+
+/** The read model calls this when a snapshot is built and swapped in. */
+export function observeReadModelBuild(version: string, seconds: number): void {
+  readModelBuild.observe(seconds);
+  dataVersion.set(Number(version));
+}
+
+/** The usage recorder calls this when a write of its counts failed. */
+export function countUsageFlushFailure(): void {
+  usageFlushFailures.inc();
+}
+
+/** One answered request (telemetry/observe-requests.ts). */
+export function observeRequest(labels: { route: string; operation: string; status: string }, seconds: number): void {
+  requests.inc(labels);
+  requestDuration.observe(labels, seconds);
+}
+
+/** This process's metrics in the Prometheus text format. */
+export function localMetricsText(): Promise<string> {
+  return metricsRegistry.metrics();
+}
+
+export const METRICS_CONTENT_TYPE = metricsRegistry.contentType;
