@@ -3,11 +3,19 @@
  * service as a process pinned to CPU 0 on a seeded PostgreSQL schema (`bench_<N>`, as
  * bench/read-model.ts seeds it), this process on CPU 1. Prints, per calendar size:
  * - one caller: latency p50/max over repeated runs, answer size, and the service's RSS growth;
- * - two whole-world callers at once while a third client asks a small `events` page in a loop:
- *   the small page's p50/p95 (do big answers starve others?) and the service's peak RSS.
+ * - the service's CPU time per whole-world answer (/proc/<pid>/stat: steadier than latency on a busy
+ *   machine);
+ * - two whole-world callers at once (distinct boxes) while a third client asks a small `events` page
+ *   in a loop and a fourth `/health`: their p50/p95/max (do big answers starve others?) and the
+ *   service's peak RSS.
+ * With BENCH_BEFORE_DIR (a checkout of an earlier commit), each size is measured on that checkout
+ * first, then on this one, on the same schema and in the same run: compare the rows, not absolutes.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test taskset -c 1 npx tsx bench/area.ts
- *   BENCH_SIZES=20000,100000 BENCH_SERVICE_DIR=/tmp/before BENCH_TAG=before_ ...
+ *   BENCH_SIZES=20000,100000 BENCH_BEFORE_DIR=/tmp/before ...
+ * The service started for "after" migrates the bench schema; an older checkout refuses a schema that
+ * is newer than its code. Then measure it alone, on a schema of its own:
+ *   BENCH_SERVICE_DIR=/tmp/before BENCH_TAG=before_ ...
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -27,9 +35,11 @@ const world = () => `{ allUpcomingEventsInArea(minLatitude: ${-90 + ++boxes * 1e
   images { urlSmall } prices { type price } } }`;
 const SMALL = `query ($filter: Filter) { events(filter: $filter, pageSize: 5) { totalCount data { id title_nb startDate } } }`;
 
-function startService(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+const beforeDir = process.env['BENCH_BEFORE_DIR'];
+
+function startService(dir: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn('taskset', ['-c', '0', process.execPath, 'bin/calendar.js', 'serve'], {
-    cwd: serviceDir,
+    cwd: dir,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -62,6 +72,23 @@ function post(url: string, query: string, variables: Record<string, unknown> = {
   });
 }
 
+function get(url: string): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    request(url, { agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(performance.now() - started));
+    }).on('error', reject).end();
+  });
+}
+
+/** User + system CPU time of a process so far, in ms (clock ticks of 10 ms). */
+const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+const quantile = (sorted: number[], q: number) => (sorted.length > 0 ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!.toFixed(1) : '-');
+
 const rssMB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const peakMB = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
@@ -75,22 +102,38 @@ for (const size of sizes) {
     execFileSync(process.execPath, ['bin/calendar.js', 'seed', '--events', String(size), '--replace'], { cwd: serviceDir, env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: 'inherit' });
     execFileSync('psql', [databaseUrl, '-qc', 'vacuum analyze'], { stdio: 'ignore' });
   }
-  const { child, url } = await startService(env);
+  for (const [label, dir] of beforeDir ? [['before', beforeDir], ['after', serviceDir]] : [['', serviceDir]]) {
+    rows.push(await measure(size, label!, dir!, env));
+    console.table(rows);
+  }
+}
+
+async function measure(size: number, label: string, dir: string, env: Record<string, string>): Promise<Record<string, string | number>> {
+  const { child, url } = await startService(dir, env);
   const pid = child.pid!;
   try {
     await post(url, SMALL);
     const idle = rssMB(pid);
     const times: number[] = [];
     let bytes = 0;
+    const cpuBefore = cpuMs(pid);
+    let singleFailed = 0;
     for (let i = 0; i < runs; i++) {
-      const answer = await post(url, world());
+      // Before the bounded area answers, a 100k-event world passed the request deadline (503).
+      const answer = await post(url, world()).catch(() => undefined);
+      if (!answer) {
+        singleFailed++;
+        continue;
+      }
       times.push(answer.ms);
       bytes = answer.bytes;
     }
+    const cpuPerAnswer = (cpuMs(pid) - cpuBefore) / runs;
     times.sort((a, b) => a - b);
     const afterOne = rssMB(pid);
-    // Two whole-world callers at once while another client asks small pages.
+    // Two whole-world callers at once while other clients ask small pages and /health.
     const small: number[] = [];
+    const health: number[] = [];
     let smallFailed = 0;
     let busy = true;
     const smallLoop = (async () => {
@@ -101,28 +144,39 @@ for (const size of sizes) {
         else smallFailed++;
       }
     })();
+    const healthLoop = (async () => {
+      const origin = new URL(url).origin;
+      while (busy) {
+        health.push(await get(`${origin}/health`));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
     let failed = 0;
     await Promise.all([0, 1].map(async () => {
       for (let i = 0; i < 3; i++) await post(url, world()).catch(() => failed++);
     }));
     busy = false;
-    await smallLoop;
+    await Promise.all([smallLoop, healthLoop]);
     small.sort((a, b) => a - b);
-    rows.push({
+    health.sort((a, b) => a - b);
+    return {
       events: size,
-      'p50 ms': times[Math.floor(times.length / 2)]!.toFixed(0),
-      'max ms': times.at(-1)!.toFixed(0),
+      ...(label ? { code: label } : {}),
+      'p50 ms': times.length > 0 ? times[Math.floor(times.length / 2)]!.toFixed(0) : '-',
+      'max ms': times.length > 0 ? times.at(-1)!.toFixed(0) : '-',
+      'failed (1 caller)': `${singleFailed} / ${runs}`,
+      'CPU ms/answer': cpuPerAnswer.toFixed(0),
       'answer MB': (bytes / 1e6).toFixed(1),
       'RSS idle MB': idle.toFixed(0),
       'RSS after MB': afterOne.toFixed(0),
       'peak RSS MB (2 callers)': peakMB(pid).toFixed(0),
-      'small page p50 ms (during)': small.length > 0 ? small[Math.floor(small.length / 2)]!.toFixed(1) : '-',
-      'small page p95 ms (during)': small.length > 0 ? small[Math.floor(small.length * 0.95)]!.toFixed(1) : '-',
+      'small page p50/p95 ms (during)': `${quantile(small, 0.5)} / ${quantile(small, 0.95)}`,
+      '/health p50/max ms (during)': `${quantile(health, 0.5)} / ${health.length > 0 ? health.at(-1)!.toFixed(1) : '-'}`,
       'failed (2 callers / small)': `${failed} / ${smallFailed}`,
-    });
+    };
   } finally {
     child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
   }
-  console.table(rows);
 }
 agent.destroy();

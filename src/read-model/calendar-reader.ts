@@ -1,11 +1,16 @@
 import type { Kysely } from 'kysely';
-import type { Database, EventRecord, OccurrenceRow } from '../db/database.js';
+import type { Database, EventFields, EventRecord, OccurrenceRow } from '../db/database.js';
+import { distanceKm, roundDistanceKm } from '../domain/distance-km.js';
 import type { EventQuery } from '../domain/event-query.js';
 import { EVENT_SUPER, eventIndexOf, isEventPublished, upcomingDatesOf, type CalendarSnapshot, type SnapshotCatalogue } from './calendar-snapshot.js';
 import { DataVersionMoved } from './data-version-moved.js';
 import { findResultPage, type FacetCount, type FacetKind } from './event-results.js';
 import { dateRecordsAt, eventRecordsAt } from './page-records.js';
+import { LargeAnswerGate } from './large-answer-gate.js';
+import { listInTurns } from './list-in-turns.js';
 import type { ReadModel } from './read-model.js';
+import { shownDateRecordsAt } from './selected-date-records.js';
+import { selectedEventRecordsAt } from './selected-event-records.js';
 import { wordMatch, type WordMatch } from './search-matches.js';
 
 /**
@@ -20,11 +25,18 @@ export interface CalendarNode {
   repetitions: OccurrenceRow[] | null;
   /** Venues and organizers of the same version, so that a node's are looked up without waiting. */
   catalogue: SnapshotCatalogue;
+  /** `Filter.near` given: km from its point to the promoted date's venue, rounded (distance-km.ts); else null. */
+  distanceKm: number | null;
 }
 
 export interface NodeOptions {
   /** Load each node's later dates too (the operation selects `repetitions`). */
   repetitions: boolean;
+  /**
+   * Read only these `events` columns (selected-event-records.ts: what the selected fields read);
+   * absent or null: every column. Set by `allUpcomingEventsInArea`, whose answers can hold every event.
+   */
+  eventColumns?: readonly (keyof EventFields)[] | null | undefined;
 }
 
 export interface EventsPageRequest extends NodeOptions {
@@ -48,6 +60,18 @@ export interface Box {
   minLongitude: number;
   maxLongitude: number;
 }
+
+/** An area answer with more events than this is large: built under `areaAnswers`, in chunks. */
+const LARGE_AREA_ANSWER = 1000;
+/** Events whose records one pair of statements reads. */
+const AREA_READ_CHUNK = 2500;
+/**
+ * Items completed per turn of the event loop: about 10 ms of work at ~20 µs per event with the
+ * fields a map shows (measured with bench/area.ts), so a request arriving meanwhile waits that long.
+ */
+const AREA_TURN_CHUNK = 500;
+/** Large area answers built at once in this process (see LargeAnswerGate). */
+const areaAnswers = new LargeAnswerGate({ slots: 1 });
 
 interface NodeRef {
   event: number;
@@ -86,8 +110,18 @@ export class CalendarReader {
         result = findResultPage(snapshot, { ...request, words: await matches('approximate') });
       }
       const refs = result.nodes.map(({ event, date }) => ({ event, date, groupedDay: q.groupByDay ? snapshot.dateDay[date]! : null }));
+      const nodes = await this.loadNodes(snapshot, refs, request);
+      const near = q.near;
+      if (near) {
+        // Every node passed `near`, so its date has a venue with a location.
+        refs.forEach(({ date }, i) => {
+          const venue = snapshot.dateVenue[date]!;
+          const km = distanceKm(near.latitude, near.longitude, snapshot.venueLatitudes[venue]!, snapshot.venueLongitudes[venue]!);
+          nodes[i]!.distanceKm = roundDistanceKm(km);
+        });
+      }
       return {
-        nodes: await this.loadNodes(snapshot, refs, request),
+        nodes,
         hasMore: result.hasMore,
         totalCount: result.totalCount,
         facets: result.facets,
@@ -126,30 +160,91 @@ export class CalendarReader {
   /**
    * Events with a date that has not ended at a venue inside the box (edges included), each with its
    * next date promoted (wherever it is), chronological.
+   *
+   * A box may hold the whole calendar (tens of thousands of events, megabytes of answer), so a large
+   * answer is built under bounds (docs/performance.md, "Whole-world allUpcomingEventsInArea"): one
+   * at a time per process (`areaAnswers`: the others wait their turn, briefly, or get a 503); its
+   * records are read AREA_READ_CHUNK events at a time (each statement's rows are parsed as they
+   * arrive, and the statements stay small); and its items are handed to the executor
+   * AREA_TURN_CHUNK at a time, one turn of the event loop each, so other requests interleave.
    */
-  eventsInArea(box: Box, options: NodeOptions): Promise<CalendarNode[]> {
-    return this.consistently(async (snapshot) => {
-      const { venueLatitudes, venueLongitudes } = snapshot;
-      const inside = new Uint8Array(venueLatitudes.length);
-      for (let v = 0; v < inside.length; v++) {
-        const lat = venueLatitudes[v]!;
-        const lon = venueLongitudes[v]!;
-        // NaN (no location) fails every comparison.
-        if (lat >= box.minLatitude && lat <= box.maxLatitude && lon >= box.minLongitude && lon <= box.maxLongitude) inside[v] = 1;
-      }
-      const now = this.now.getTime();
-      const seen = new Uint8Array(snapshot.eventIds.length);
-      const refs: NodeRef[] = [];
-      for (let d = 0; d < snapshot.dateCount; d++) {
-        const venue = snapshot.dateVenue[d]!;
-        const event = snapshot.dateEvent[d]!;
-        if (venue < 0 || inside[venue] !== 1 || seen[event] === 1 || snapshot.dateEnds[d]! <= now) continue;
-        seen[event] = 1;
-        const ref = this.upcomingRef(snapshot, event);
-        if (ref) refs.push(ref);
-      }
-      return this.loadNodes(snapshot, chronological(snapshot, refs), options);
+  async eventsInArea(box: Box, options: NodeOptions): Promise<(CalendarNode | Promise<CalendarNode>)[]> {
+    let found: { snapshot: CalendarSnapshot; refs: NodeRef[] } | undefined;
+    const refsOf = (snapshot: CalendarSnapshot) => {
+      if (found?.snapshot !== snapshot) found = { snapshot, refs: this.areaRefs(snapshot, box) };
+      return found.refs;
+    };
+    const small = await this.consistently(async (snapshot) => {
+      const refs = refsOf(snapshot);
+      return refs.length <= LARGE_AREA_ANSWER ? this.loadNodes(snapshot, refs, options) : null;
     });
+    if (small) return small;
+    const release = await areaAnswers.enter();
+    try {
+      // The snapshot may have moved while waiting: the refs are found again then.
+      const nodes = await this.consistently(async (snapshot) => {
+        const refs = refsOf(snapshot);
+        const chunks: NodeRef[][] = [];
+        for (let start = 0; start < refs.length; start += AREA_READ_CHUNK) chunks.push(refs.slice(start, start + AREA_READ_CHUNK));
+        // Two chunks in flight: the database reads the next while this process parses the last.
+        const read: CalendarNode[][] = new Array<CalendarNode[]>(chunks.length);
+        let next = 0;
+        const reader = async () => {
+          for (let k = next++; k < chunks.length; k = next++) read[k] = await this.loadNodes(snapshot, chunks[k]!, options);
+        };
+        await Promise.all([reader(), reader()]);
+        return read.flat();
+      });
+      const { list, done } = listInTurns(nodes, AREA_TURN_CHUNK);
+      // The slot is held until the executor has completed every item.
+      void done.finally(release);
+      return list;
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /**
+   * The area's nodes (one per event, its next date promoted), chronological. Typed arrays only, no
+   * comparator sort: the promoted dates are marked, then picked up in `dateOrder`, which already
+   * lists dates by start, then event id (a sort of 17k nodes with a comparator took 30 ms).
+   */
+  private areaRefs(snapshot: CalendarSnapshot, box: Box): NodeRef[] {
+    const { venueLatitudes, venueLongitudes, dateVenue, dateEvent, dateEnds, eventDateOffsets, dateOrder } = snapshot;
+    const inside = new Uint8Array(venueLatitudes.length);
+    for (let v = 0; v < inside.length; v++) {
+      const lat = venueLatitudes[v]!;
+      const lon = venueLongitudes[v]!;
+      // NaN (no location) fails every comparison.
+      if (lat >= box.minLatitude && lat <= box.maxLatitude && lon >= box.minLongitude && lon <= box.maxLongitude) inside[v] = 1;
+    }
+    const now = this.now.getTime();
+    const seen = new Uint8Array(snapshot.eventIds.length);
+    const promoted = new Uint8Array(snapshot.dateCount);
+    let count = 0;
+    for (let d = 0; d < snapshot.dateCount; d++) {
+      const venue = dateVenue[d]!;
+      const event = dateEvent[d]!;
+      if (venue < 0 || inside[venue] !== 1 || seen[event] === 1 || dateEnds[d]! <= now) continue;
+      seen[event] = 1;
+      if (!isEventPublished(snapshot, event, now)) continue;
+      // Its next date that has not ended (its dates are chronological), wherever that date is.
+      for (let next = eventDateOffsets[event]!; next < eventDateOffsets[event + 1]!; next++) {
+        if (dateEnds[next]! > now) {
+          promoted[next] = 1;
+          count++;
+          break;
+        }
+      }
+    }
+    const refs: NodeRef[] = new Array<NodeRef>(count);
+    let at = 0;
+    for (let i = 0; i < dateOrder.length && at < count; i++) {
+      const date = dateOrder[i]!;
+      if (promoted[date] === 1) refs[at++] = { event: dateEvent[date]!, date, groupedDay: null };
+    }
+    return refs;
   }
 
   private upcomingRef(snapshot: CalendarSnapshot, event: number): NodeRef | null {
@@ -171,8 +266,11 @@ export class CalendarReader {
     const dates = new Set<number>(refs.map((r) => r.date));
     for (const list of laterDates) for (const d of list ?? []) dates.add(d);
     const [events, occurrences] = await Promise.all([
-      eventRecordsAt(this.db, snapshot, [...new Set(refs.map((r) => r.event))]),
-      dateRecordsAt(this.db, snapshot, [...dates]),
+      options.eventColumns
+        ? selectedEventRecordsAt(this.db, snapshot, [...new Set(refs.map((r) => r.event))], options.eventColumns)
+        : eventRecordsAt(this.db, snapshot, [...new Set(refs.map((r) => r.event))]),
+      // Partial records go with partial events: both are the area's (what its fields show).
+      options.eventColumns ? shownDateRecordsAt(this.db, snapshot, [...dates]) : dateRecordsAt(this.db, snapshot, [...dates]),
     ]);
     const nodes: CalendarNode[] = [];
     refs.forEach((ref, i) => {
@@ -188,6 +286,7 @@ export class CalendarReader {
         groupedDay: ref.groupedDay,
         repetitions: later ? later.flatMap((d) => occurrences.get(d) ?? []) : null,
         catalogue: snapshot.catalogue,
+        distanceKm: null,
       });
     });
     return nodes;
