@@ -3,6 +3,7 @@ import type { EventNode as EventNodeModel, EventConnectionModel as EventConnecti
 import type { GraphQLContext } from '../src/schema/context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
+export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
@@ -70,6 +71,8 @@ export type Event = {
   desc_en: Maybe<Scalars['String']['output']>;
   /** Norwegian description; may hold simple HTML. */
   desc_nb: Maybe<Scalars['String']['output']>;
+  /** Kilometres from the `Filter.near` point to the venue of the promoted date, rounded to 10 metres (two decimals). Null without `near`. */
+  distanceKm: Maybe<Scalars['Float']['output']>;
   /** Duration in minutes, or null. */
   duration: Maybe<Scalars['Int']['output']>;
   /** End of the promoted date, same format. Equals `startDate` when the event has no end time. */
@@ -90,6 +93,13 @@ export type Event = {
   images: Array<Image>;
   /** Whether this is a container event (festival, market) with a programme of its own. */
   isSuperEvent: Scalars['Boolean']['output'];
+  /**
+   * schema.org `Event` as JSON-LD (a JSON string) for the promoted date, following Google's event rich-result
+   * rules: name, startDate/endDate with offset, eventStatus, eventAttendanceMode, location (Place with
+   * PostalAddress and geo, or VirtualLocation for online events), image, offers, organizer, url, description.
+   * `<` is written as `\u003c`, so the string can go straight into a `<script type="application/ld+json">`.
+   */
+  jsonLd: Maybe<Scalars['String']['output']>;
   /** Last date for booking through registration, or null. */
   maxBookingDate: Maybe<Scalars['String']['output']>;
   /** Last time of day for booking through registration, or null. */
@@ -138,6 +148,36 @@ export type Event = {
   views: Maybe<Scalars['Int']['output']>;
 };
 
+
+/** One event: one record with one `id`, even when it has several dates. Date fields show its promoted (next matching) date. */
+export type EventJsonLdArgs = {
+  lan?: InputMaybe<Scalars['String']['input']>;
+};
+
+/**
+ * One page of `changes`. Apply it to a mirror keyed by `id`: put every `changed` event (replacing the
+ * one held), delete every `removedIds` entry; the mirror then holds what `events` shows (without a
+ * filter) as of the sync.
+ */
+export type EventChanges = {
+  __typename?: 'EventChanges';
+  /**
+   * Events created or changed since the cursor, or whose next date moved (a date ended: the next one
+   * is promoted, exactly as `eventByID` returns it). Only events `events` shows now: published, with
+   * a date that has not ended.
+   */
+  changed: Array<Event>;
+  /** Opaque; pass it as `since` to get the next page, and keep the last one for the next sync. */
+  cursor: Scalars['String']['output'];
+  /** True when the next page may hold more changes: call again with `since: cursor` at once. */
+  hasMore: Scalars['Boolean']['output'];
+  /**
+   * Ids to delete from the mirror: events removed from the calendar (`import --replace`), no longer
+   * published, or whose last date has ended since the cursor. An id the mirror does not hold is ignored.
+   */
+  removedIds: Array<Scalars['String']['output']>;
+};
+
 /** One page of `events` with totals and facets over the whole filtered result. */
 export type EventConnection = {
   __typename?: 'EventConnection';
@@ -179,6 +219,8 @@ export type Filter = {
   mode?: InputMaybe<Scalars['String']['input']>;
   /** The venue's municipality (case-insensitive). */
   municipality?: InputMaybe<Scalars['String']['input']>;
+  /** Only dates whose venue lies within `radiusKm` of a point (great-circle distance). Dates without a venue location are left out. Each node then carries `distanceKm`; the order stays chronological. */
+  near?: InputMaybe<NearFilter>;
   /** Category ids to exclude. */
   notCategories?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
   /** Only events featured by the organizer. */
@@ -210,6 +252,8 @@ export type Filter = {
   venueSlug?: InputMaybe<Scalars['String']['input']>;
   /** Venue slugs; any may match. */
   venues?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  /** A window of Oslo time resolved at request time (see `WhenPreset`). Cannot be combined with `fromDate` or `untilDate`. */
+  when?: InputMaybe<WhenPreset>;
 };
 
 /** A picture of the event. */
@@ -238,6 +282,16 @@ export type Location = {
   latitude: Scalars['Float']['output'];
   /** Longitude in degrees. */
   longitude: Scalars['Float']['output'];
+};
+
+/** A point and a radius for `Filter.near`. */
+export type NearFilter = {
+  /** Latitude of the point in degrees (WGS 84), from -90 to 90. */
+  latitude: Scalars['Float']['input'];
+  /** Longitude of the point in degrees (WGS 84), from -180 to 180. */
+  longitude: Scalars['Float']['input'];
+  /** Radius in kilometres: greater than 0 and at most 1000. A venue exactly at the radius is inside. */
+  radiusKm: Scalars['Float']['input'];
 };
 
 /** Someone who arranges events. */
@@ -301,6 +355,15 @@ export type Query = {
   allUpcomingSuperEvents: Maybe<Array<Event>>;
   /** This licence's categories with ids, labels, slugs, sub-categories and `visible`. Hidden ones included; retired ones are gone. */
   categories: Maybe<Array<Category>>;
+  /**
+   * Change sync: what changed in the calendar `events` shows since the cursor `since`, a page at a
+   * time, so that a client can keep a mirror without downloading everything again (docs/change-sync.md).
+   * Without `since`: a full sync's first page (every event `events` shows now). Keep calling with
+   * `since: cursor` while `hasMore`; store the last `cursor` and start there next time. A cursor older
+   * than 90 days, or one this calendar does not know, answers `BAD_USER_INPUT` with
+   * `extensions.reason: "RESYNC_REQUIRED"`: throw the mirror away and sync again without `since`.
+   */
+  changes: EventChanges;
   /** One event by its `id`, with its next still-valid date promoted. Null when unknown, unpublished or entirely past. */
   eventByID: Maybe<Event>;
   /** One event by its `event_slug`, with its next still-valid date promoted. Null when unknown, unpublished or entirely past. */
@@ -327,6 +390,13 @@ export type QueryAllUpcomingEventsInAreaArgs = {
   maxLongitude?: InputMaybe<Scalars['Float']['input']>;
   minLatitude?: InputMaybe<Scalars['Float']['input']>;
   minLongitude?: InputMaybe<Scalars['Float']['input']>;
+};
+
+
+/** The root of every read. */
+export type QueryChangesArgs = {
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
+  since?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -425,6 +495,25 @@ export type VenueFacet = {
   slug: Scalars['String']['output'];
 };
 
+/**
+ * Windows of Oslo time for `Filter.when`, resolved in Europe/Oslo at request time (exact across DST changes).
+ * Each acts as a `fromDate` (with its "still going on" rule) and an `untilDate` (dates that start before).
+ * A cached answer never outlives its window.
+ */
+export type WhenPreset =
+  /** Today and the next six calendar days: from now until the Oslo midnight that ends the sixth day after today. */
+  | 'NEXT_7_DAYS'
+  /** From now until the first midnight of next month, Oslo time. */
+  | 'THIS_MONTH'
+  /** From Friday 17:00 until Monday 00:00 of this ISO week (Monday to Sunday): the coming weekend on Monday to Friday, the current one during it. */
+  | 'THIS_WEEKEND'
+  /** From now until the next Oslo midnight. */
+  | 'TODAY'
+  /** From the next Oslo midnight until the one after. */
+  | 'TOMORROW'
+  /** From 17:00 today until 05:00 tomorrow; between midnight and 05:00, the night already under way (17:00 yesterday until 05:00 today). */
+  | 'TONIGHT';
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -502,12 +591,14 @@ export type ResolversTypes = {
   Category: ResolverTypeWrapper<CategoryModelModel>;
   CategoryFacet: ResolverTypeWrapper<CategoryFacetModelModel>;
   Event: ResolverTypeWrapper<EventNodeModel>;
+  EventChanges: ResolverTypeWrapper<Omit<EventChanges, 'changed'> & { changed: Array<ResolversTypes['Event']> }>;
   EventConnection: ResolverTypeWrapper<EventConnectionModelModel>;
   Filter: Filter;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   Image: ResolverTypeWrapper<ImageModelModel>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Location: ResolverTypeWrapper<Location>;
+  NearFilter: NearFilter;
   Organizer: ResolverTypeWrapper<OrganizerModelModel>;
   OrganizerFacet: ResolverTypeWrapper<OrganizerFacetModelModel>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
@@ -517,6 +608,7 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Venue: ResolverTypeWrapper<VenueModelModel>;
   VenueFacet: ResolverTypeWrapper<VenueFacetModelModel>;
+  WhenPreset: WhenPreset;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -525,12 +617,14 @@ export type ResolversParentTypes = {
   Category: CategoryModelModel;
   CategoryFacet: CategoryFacetModelModel;
   Event: EventNodeModel;
+  EventChanges: Omit<EventChanges, 'changed'> & { changed: Array<ResolversParentTypes['Event']> };
   EventConnection: EventConnectionModelModel;
   Filter: Filter;
   Float: Scalars['Float']['output'];
   Image: ImageModelModel;
   Int: Scalars['Int']['output'];
   Location: Location;
+  NearFilter: NearFilter;
   Organizer: OrganizerModelModel;
   OrganizerFacet: OrganizerFacetModelModel;
   PageInfo: PageInfo;
@@ -571,6 +665,7 @@ export type EventResolvers<ContextType = GraphQLContext, ParentType extends Reso
   created_at?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   desc_en?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   desc_nb?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  distanceKm?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   duration?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   endDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   eventCancelled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -581,6 +676,7 @@ export type EventResolvers<ContextType = GraphQLContext, ParentType extends Reso
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   images?: Resolver<Array<ResolversTypes['Image']>, ParentType, ContextType>;
   isSuperEvent?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  jsonLd?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, Partial<EventJsonLdArgs>>;
   maxBookingDate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   maxBookingTime?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   maximumAge?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -604,6 +700,13 @@ export type EventResolvers<ContextType = GraphQLContext, ParentType extends Reso
   updated_at?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   venue?: Resolver<Maybe<ResolversTypes['Venue']>, ParentType, ContextType>;
   views?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type EventChangesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['EventChanges'] = ResolversParentTypes['EventChanges']> = {
+  changed?: Resolver<Array<ResolversTypes['Event']>, ParentType, ContextType>;
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  hasMore?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  removedIds?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type EventConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['EventConnection'] = ResolversParentTypes['EventConnection']> = {
@@ -663,6 +766,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   allUpcomingEventsInArea?: Resolver<Maybe<Array<ResolversTypes['Event']>>, ParentType, ContextType, Partial<QueryAllUpcomingEventsInAreaArgs>>;
   allUpcomingSuperEvents?: Resolver<Maybe<Array<ResolversTypes['Event']>>, ParentType, ContextType>;
   categories?: Resolver<Maybe<Array<ResolversTypes['Category']>>, ParentType, ContextType>;
+  changes?: Resolver<ResolversTypes['EventChanges'], ParentType, ContextType, Partial<QueryChangesArgs>>;
   eventByID?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventByIdArgs, 'eventID'>>;
   eventBySlug?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventBySlugArgs, 'eventSlug'>>;
   eventByTitle?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventByTitleArgs, 'lan' | 'title'>>;
@@ -709,6 +813,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Category?: CategoryResolvers<ContextType>;
   CategoryFacet?: CategoryFacetResolvers<ContextType>;
   Event?: EventResolvers<ContextType>;
+  EventChanges?: EventChangesResolvers<ContextType>;
   EventConnection?: EventConnectionResolvers<ContextType>;
   Image?: ImageResolvers<ContextType>;
   Location?: LocationResolvers<ContextType>;

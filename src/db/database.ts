@@ -137,6 +137,18 @@ export interface CalendarStateTable {
   version: ColumnType<string | number, never, string | number>;
 }
 
+/**
+ * Change sync: per event id, the data version that last changed what the API shows of it; `removed`
+ * rows are tombstones (docs/change-sync.md).
+ */
+export interface EventChangesTable {
+  event_id: string;
+  version: ColumnType<string | number, number | bigint | string, number | bigint | string>;
+  removed: Generated<boolean>;
+  content_hash: string | null;
+  changed_at: Generated<Date>;
+}
+
 export interface ApiKeysTable {
   key_hash: string;
   key_prefix: string;
@@ -164,6 +176,7 @@ export interface Database {
   event_organizers: EventOrganizersTable;
   occurrences: OccurrencesTable;
   calendar_state: CalendarStateTable;
+  event_changes: EventChangesTable;
   api_keys: ApiKeysTable;
   usage_counts: UsageCountsTable;
 }

@@ -2,6 +2,7 @@ import type { Filter } from '../../generated/resolvers-types.js';
 import { parseDateArgument } from './oslo-time.js';
 import { parseHoursRange, type HoursRange } from './hours-range.js';
 import { searchWords } from './search-term.js';
+import { WHEN_PRESETS, whenPresetWindow, type WhenPreset } from './when-preset.js';
 
 /** Largest `pageSize` accepted: existing public clients send up to 1000 to fetch a whole programme. */
 export const MAX_PAGE_SIZE = 1000;
@@ -14,6 +15,9 @@ export const MAX_SEARCH_TERM_LENGTH = 200;
 /** Most entries in a list argument (`categories`, `venues`, `eventsSlugs`, ...): each becomes a SQL parameter. */
 export const MAX_LIST_ARGUMENT_LENGTH = 100;
 
+/** Largest `near.radiusKm` accepted: from the middle of Norway, 1000 km reaches both ends of the country. */
+export const MAX_NEAR_RADIUS_KM = 1000;
+
 /** The list arguments of `Filter`, in the order their problems are reported. */
 const LIST_ARGUMENTS = ['categories', 'notCategories', 'venues', 'organizers', 'postalCodes'] as const;
 
@@ -21,6 +25,13 @@ const LIST_ARGUMENTS = ['categories', 'notCategories', 'venues', 'organizers', '
  * A validated `events` filter. Each field is one condition; null means "not given".
  * Date-level conditions apply to one date of the event, event-level ones to the event.
  */
+/** `Filter.near`, validated: a point in degrees and a radius in km. */
+export interface NearPoint {
+  latitude: number;
+  longitude: number;
+  radiusKm: number;
+}
+
 export interface EventQuery {
   now: Date;
   /** `fromDate`, default now: the date has not ended (no end time: started under 3 h before). */
@@ -47,9 +58,16 @@ export interface EventQuery {
   groupByDay: boolean;
   municipality: string | null;
   postalCodes: string[] | null;
+  /** `near`: the date's venue lies within the radius of the point. */
+  near: NearPoint | null;
+  /** `when`: the preset given (its window is already in `from` and `until`). */
+  when: WhenPreset | null;
+  /** When `when` is given: the instant its window moves on, past which no answer of it may be kept. */
+  validUntil: Date | null;
 }
 
-export type EventQueryResult = { ok: true; query: EventQuery } | { ok: false; invalidArgs: string[] };
+/** `detail` says in words what is wrong, where the names alone would not tell a developer. */
+export type EventQueryResult = { ok: true; query: EventQuery } | { ok: false; invalidArgs: string[]; detail?: string };
 
 function cleanList(list: ReadonlyArray<string | null | undefined> | null | undefined): string[] | null {
   if (list == null) return null;
@@ -63,6 +81,7 @@ function cleanList(list: ReadonlyArray<string | null | undefined> | null | undef
 export function buildEventQuery(filter: Filter | null | undefined, now: Date): EventQueryResult {
   const f = filter ?? {};
   const invalidArgs: string[] = [];
+  const details: string[] = [];
   const date = (name: 'fromDate' | 'untilDate' | 'fromStartDate'): Date | null => {
     const raw = f[name];
     if (raw == null) return null;
@@ -88,7 +107,29 @@ export function buildEventQuery(filter: Filter | null | undefined, now: Date): E
   for (const name of LIST_ARGUMENTS) {
     if ((f[name]?.length ?? 0) > MAX_LIST_ARGUMENT_LENGTH) invalidArgs.push(name);
   }
-  if (invalidArgs.length > 0) return { ok: false, invalidArgs };
+  // GraphQL checks the enum; callers that build a Filter from other input (URL parameters) may not.
+  if (f.when != null && !WHEN_PRESETS.includes(f.when)) invalidArgs.push('when');
+  else if (f.when != null && (f.fromDate != null || f.untilDate != null)) {
+    // A preset is a fromDate and an untilDate of its own: two lower or upper bounds would leave the client
+    // guessing which one won.
+    invalidArgs.push('when', ...(['fromDate', 'untilDate'] as const).filter((name) => f[name] != null && !invalidArgs.includes(name)));
+    details.push('when cannot be combined with fromDate or untilDate');
+  }
+  let near: NearPoint | null = null;
+  if (f.near != null) {
+    const { latitude, longitude, radiusKm } = f.near;
+    // Float arguments are always finite numbers (GraphQL rejects NaN and Infinity): ranges only.
+    const before = invalidArgs.length;
+    if (!(latitude >= -90 && latitude <= 90)) invalidArgs.push('near.latitude');
+    if (!(longitude >= -180 && longitude <= 180)) invalidArgs.push('near.longitude');
+    if (!(radiusKm > 0 && radiusKm <= MAX_NEAR_RADIUS_KM)) invalidArgs.push('near.radiusKm');
+    if (invalidArgs.length > before) {
+      details.push(`near takes a latitude from -90 to 90, a longitude from -180 to 180 and a radiusKm above 0 and at most ${MAX_NEAR_RADIUS_KM}`);
+    }
+    near = { latitude, longitude, radiusKm };
+  }
+  if (invalidArgs.length > 0) return { ok: false, invalidArgs, ...(details.length > 0 ? { detail: details.join('; ') } : {}) };
+  const preset = f.when != null ? whenPresetWindow(f.when, now) : null;
 
   const categories = cleanList(f.categories);
   const venueSlugSets: string[][] = [];
@@ -105,8 +146,8 @@ export function buildEventQuery(filter: Filter | null | undefined, now: Date): E
     ok: true,
     query: {
       now,
-      from: from ?? now,
-      until,
+      from: preset?.from ?? from ?? now,
+      until: preset?.until ?? until,
       fromStart,
       // "Empty means all."
       categories: categories && categories.length > 0 ? categories : null,
@@ -125,6 +166,9 @@ export function buildEventQuery(filter: Filter | null | undefined, now: Date): E
       groupByDay: f.groupRepetitionsByDay === true,
       municipality: f.municipality?.trim() ? f.municipality.trim() : null,
       postalCodes: postalCodes && postalCodes.length > 0 ? postalCodes : null,
+      near,
+      when: f.when ?? null,
+      validUntil: preset?.validUntil ?? null,
     },
   };
 }

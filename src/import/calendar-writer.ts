@@ -1,6 +1,14 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
 import { hashApiKey } from '../domain/api-key-hash.js';
+import {
+  eventContentHash,
+  purgeOldTombstones,
+  recordCatalogueChanges,
+  recordCategoryRetirement,
+  recordWrittenEvents,
+  removeEventsNotListed,
+} from '../db/repositories/event-changes.js';
 import { EVENT_COLUMNS, eventRows, OCCURRENCE_COLUMNS, type EventRows, type JsonValue } from './event-rows.js';
 import type {
   CalendarApiKey,
@@ -265,6 +273,8 @@ export interface CalendarWriterOptions {
   heldRows: { events: boolean; venues: boolean; organizers: boolean };
   replace: boolean;
   onProgress?: ImportProgress | undefined;
+  /** The data version this import commits: what it records in the change log (docs/change-sync.md). */
+  changeVersion: string;
 }
 
 /**
@@ -293,6 +303,8 @@ export class CalendarWriter {
   private bulk = false;
   private restoreIndexes: (() => Promise<void>) | null = null;
   private parked = 0;
+  /** Stored venues and organizers whose values the file changed: their events change too. */
+  private readonly changedCatalogue = { venues: new Set<string>(), organizers: new Set<string>() };
 
   constructor(
     private readonly trx: Transaction<Database>,
@@ -341,8 +353,17 @@ export class CalendarWriter {
               longitude: v.location?.longitude ?? null,
             })),
           )
-          .onConflict((oc) => oc.column('id').doUpdateSet(fromExcluded(['slug', 'name', 'address', 'postal_code', 'municipality', 'latitude', 'longitude'])))
-          .execute();
+          .onConflict((oc) =>
+            oc
+              .column('id')
+              .doUpdateSet(fromExcluded(['slug', 'name', 'address', 'postal_code', 'municipality', 'latitude', 'longitude']))
+              // Only a venue whose values change is rewritten, and returned (change sync).
+              .where(sql<boolean>`(venues.slug, venues.name, venues.address, venues.postal_code, venues.municipality, venues.latitude, venues.longitude) is distinct from (excluded.slug, excluded.name, excluded.address, excluded.postal_code, excluded.municipality, excluded.latitude, excluded.longitude)`),
+          )
+          .returning('id')
+          .execute()
+          // A venue new to the database has no stored events: only those stored before matter.
+          .then((rows) => this.options.heldRows.venues && rows.forEach((r) => this.changedCatalogue.venues.add(r.id)));
       }
       this.summary.venues += venues.length;
     });
@@ -357,8 +378,15 @@ export class CalendarWriter {
         await trx
           .insertInto('organizers')
           .values(batch.map((o) => ({ id: o.id, slug: o.slug, name: o.name, website: o.website })))
-          .onConflict((oc) => oc.column('id').doUpdateSet(fromExcluded(['slug', 'name', 'website'])))
-          .execute();
+          .onConflict((oc) =>
+            oc
+              .column('id')
+              .doUpdateSet(fromExcluded(['slug', 'name', 'website']))
+              .where(sql<boolean>`(organizers.slug, organizers.name, organizers.website) is distinct from (excluded.slug, excluded.name, excluded.website)`),
+          )
+          .returning('id')
+          .execute()
+          .then((rows) => this.options.heldRows.organizers && rows.forEach((r) => this.changedCatalogue.organizers.add(r.id)));
       }
       this.summary.organizers += organizers.length;
     });
@@ -391,6 +419,7 @@ export class CalendarWriter {
   private async runEventBatch(batch: readonly CheckedEvent[], prepared: PreparedBatch): Promise<void> {
     if (this.options.heldRows.events) await parkTakenSlugs(this.trx, 'events', batch.map((e) => e.event));
     for (const statement of prepared.statements) await statement.execute(this.trx);
+    await recordWrittenEvents(this.trx, this.options.changeVersion, batch.map((e) => ({ id: e.event.id, hash: eventContentHash(e.event) })));
     this.summary.events += prepared.events;
     this.summary.occurrences += prepared.occurrences;
     this.options.onProgress?.(this.summary.events, this.eventsTotal);
@@ -452,12 +481,13 @@ export class CalendarWriter {
 
     // Only a table that held events before the import can hold events the file does not list.
     if (this.options.replace && this.options.heldRows.events) {
-      const removed = await trx.deleteFrom('events').where(sql<boolean>`not (id = any(${rest.eventIds()}::text[]))`).executeTakeFirst();
-      summary.removedEvents = Number(removed.numDeletedRows);
+      // Each removed event leaves a tombstone for change sync, in the same statement.
+      summary.removedEvents = await removeEventsNotListed(trx, this.options.changeVersion, rest.eventIds());
     }
     if (this.restoreIndexes) await this.restoreIndexes();
 
     for (const retired of rest.retiredCategories) {
+      await recordCategoryRetirement(trx, this.options.changeVersion, retired.id);
       await retireCategory(trx, retired);
       summary.retiredCategories++;
     }
@@ -475,12 +505,18 @@ export class CalendarWriter {
     // import leaves it as it was).
     if (summary.events > 0 || summary.removedEvents > 0) await sql`refresh materialized view search_words`.execute(trx);
 
+    // Change sync: events of changed venues and organizers changed too; old tombstones go.
+    const { venues, organizers } = this.changedCatalogue;
+    await recordCatalogueChanges(trx, this.options.changeVersion, { venues: [...venues], organizers: [...organizers] });
+    await purgeOldTombstones(trx);
+
     // Totals and facets cached for the old data are not reused from here on (see calendar_state).
     await trx.updateTable('calendar_state').set({ version: sql`version + 1` }).execute();
 
     // Fresh planner statistics after a large load: PGlite runs no autovacuum to gather them.
     if (summary.events >= BULK_LOAD_EVENTS) {
       await sql`analyze ${sql.join(BULK_TABLES.map((t) => sql.table(t)))}`.execute(trx);
+      await sql`analyze event_changes`.execute(trx);
     }
     return summary;
   }

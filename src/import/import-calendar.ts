@@ -1,6 +1,7 @@
 import { announceDataVersion } from '../read-model/read-model.js';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { nextDataVersion } from '../db/repositories/event-changes.js';
 import { CalendarLoader, readStartState } from './calendar-loader.js';
 import { calendarParts, type CalendarParts } from './calendar-parts.js';
 import { CalendarWriter, type ImportProgress, type ImportSummary } from './calendar-writer.js';
@@ -53,7 +54,8 @@ export async function importCalendarParts(db: Kysely<Database>, parts: CalendarP
       // Per schema: imports into other schemas of the same database (tests, benchmarks) do not wait.
       await sql`select pg_advisory_xact_lock(hashtext('calendar import ' || current_schema()))`.execute(trx);
       const start = await readStartState(trx);
-      const writer = new CalendarWriter(trx, { heldRows: start.heldRows, replace, onProgress: options.onProgress });
+      const changeVersion = await nextDataVersion(trx);
+      const writer = new CalendarWriter(trx, { heldRows: start.heldRows, replace, onProgress: options.onProgress, changeVersion });
       const loader = new CalendarLoader(trx, start, writer, replace);
       try {
         for await (const part of parts) await loader.take(part);

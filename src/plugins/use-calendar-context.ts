@@ -1,6 +1,7 @@
 import type { Plugin } from '@envelop/core';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { FreshUntil } from '../domain/fresh-until.js';
 import { createLoaders } from '../schema/loaders.js';
 import { CalendarReader } from '../read-model/calendar-reader.js';
 import type { ReadModel } from '../read-model/read-model.js';
@@ -23,7 +24,7 @@ export function useCalendarContext(options: CalendarContextOptions): Plugin {
     onContextBuilding({ extendContext }) {
       const now = clock();
       const calendar = new CalendarReader(options.readModel, options.db, now);
-      extendContext({ db: options.db, now, calendar, loaders: createLoaders(options.db, now, calendar), eventLinkBase });
+      extendContext({ db: options.db, now, calendar, loaders: createLoaders(options.db, now, calendar), eventLinkBase, freshUntil: new FreshUntil() });
     },
   };
 }

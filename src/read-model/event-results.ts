@@ -1,3 +1,4 @@
+import { distanceKm } from '../domain/distance-km.js';
 import type { EventQuery } from '../domain/event-query.js';
 import {
   DATE_CANCELLED,
@@ -58,11 +59,12 @@ function anyListed(offsets: Uint32Array, values: Uint32Array, i: number, members
 }
 
 /**
- * The venue-level conditions (venue slugs, municipality, postal codes) as one set of allowed venue
- * numbers, or null when the query has none.
+ * The venue-level conditions (venue slugs, municipality, postal codes, near) as one set of allowed
+ * venue numbers, or null when the query has none. Venues are few (hundreds to thousands) next to
+ * dates, so `near` costs one distance per venue, not per date.
  */
 function allowedVenues(snapshot: CalendarSnapshot, q: EventQuery): Uint8Array | null {
-  if (q.venueSlugSets.length === 0 && q.municipality == null && q.postalCodes == null) return null;
+  if (q.venueSlugSets.length === 0 && q.municipality == null && q.postalCodes == null && q.near == null) return null;
   const venues = snapshot.venueIds.length;
   const allowed = new Uint8Array(venues).fill(1);
   for (const slugs of q.venueSlugSets) {
@@ -78,6 +80,14 @@ function allowedVenues(snapshot: CalendarSnapshot, q: EventQuery): Uint8Array | 
     for (let v = 0; v < venues; v++) {
       const code = snapshot.venuePostalCodes[v];
       if (code == null || !codes.has(code)) allowed[v] = 0;
+    }
+  }
+  if (q.near != null) {
+    const { latitude, longitude, radiusKm } = q.near;
+    const { venueLatitudes, venueLongitudes } = snapshot;
+    // A venue without a location has NaN coordinates: NaN <= radius is false, so it is left out.
+    for (let v = 0; v < venues; v++) {
+      if (!(distanceKm(latitude, longitude, venueLatitudes[v]!, venueLongitudes[v]!) <= radiusKm)) allowed[v] = 0;
     }
   }
   return allowed;
@@ -179,6 +189,8 @@ function everyNode(snapshot: CalendarSnapshot, request: ResultRequest): ResultPa
   const best = new BestNodes(snapshot, (page + 1) * pageSize + 1);
   const { eventDateOffsets, dateVenue, dateDay, eventOrganizers, eventCategories, categoryListed } = snapshot;
   const events = snapshot.eventIds.length;
+  const until = q.until ? q.until.getTime() : Number.POSITIVE_INFINITY;
+  const dateStart = snapshot.dateStart;
   let count = 0;
 
   for (let event = 0; event < events; event++) {
@@ -188,6 +200,9 @@ function everyNode(snapshot: CalendarSnapshot, request: ResultRequest): ResultPa
     let nodes = 0;
     let day = Number.NaN;
     for (let i = first; i < end; i++) {
+      // An event's dates are stored by start: none after this one starts before `untilDate` (or a
+      // `when` window's end), so a long series is not walked to its end for a window it has left.
+      if (dateStart[i]! >= until) break;
       if (groupByDay && dateDay[i] === day) continue;
       if (!datePasses(i, event)) continue;
       nodes++;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import type { FreshUntil } from '../domain/fresh-until.js';
 import type { CalendarReader } from '../read-model/calendar-reader.js';
 import type { Loaders } from './loaders.js';
 
@@ -14,4 +15,9 @@ export interface GraphQLContext {
   loaders: Loaders;
   /** Base URL of the public event pages; `eventLink` = this + `/` + slug. */
   eventLinkBase: string;
+  /**
+   * The latest instant this response stays right at (a `Filter.when` window's end), lowered by
+   * resolvers: a cache keeps the answer no longer than `freshUntil.instant()` (null: no bound).
+   */
+  freshUntil: FreshUntil;
 }

@@ -5,7 +5,7 @@ import { searchWords } from '../../src/domain/search-term.js';
 import { generateDemoCalendar } from '../../src/import/demo-calendar.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { createGraphQLRunner, type RunOperation } from '../support/graphql-runner.js';
-import { referenceFacets, referenceNodes, type ReferenceFilter } from '../support/reference-events.js';
+import { referenceFacets, referenceNodes, referenceWhenWindow, type ReferenceFilter } from '../support/reference-events.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 
 /*
@@ -48,7 +48,7 @@ function randomSource(seed: number) {
 const PAGE = `query ($filter: Filter, $page: Int, $pageSize: Int) {
   events(filter: $filter, page: $page, pageSize: $pageSize) {
     totalCount hasMore
-    data { id startDate }
+    data { id startDate distanceKm }
     venues { id hits } organizers { id hits } categories { id hits }
   }
 }`;
@@ -56,7 +56,7 @@ const PAGE = `query ($filter: Filter, $page: Int, $pageSize: Int) {
 interface Answer {
   totalCount: number;
   hasMore: boolean;
-  data: { id: string; startDate: string }[];
+  data: { id: string; startDate: string; distanceKm: number | null }[];
   venues: { id: string; hits: number }[];
   organizers: { id: string; hits: number }[];
   categories: { id: string; hits: number }[];
@@ -74,22 +74,32 @@ describe(`read model (${databaseLabel}): the same answers as plain SQL`, () => {
     const municipalities = [...new Set((calendar.venues ?? []).map((v) => v.municipality).filter((m): m is string => m != null))];
     const postalCodes = [...new Set((calendar.venues ?? []).map((v) => v.postalCode).filter((p): p is string => p != null))];
     const tags = [...new Set((calendar.events ?? []).flatMap((e) => e.tags ?? []))];
+    const points = (calendar.venues ?? []).flatMap((v) => (v.location ? [v.location] : []));
+    const presets = ['TODAY', 'TONIGHT', 'TOMORROW', 'THIS_WEEKEND', 'NEXT_7_DAYS', 'THIS_MONTH'] as const;
     const titleWords = [...new Set((calendar.events ?? []).flatMap((e) => searchWords(e.title_nb ?? '')).filter((w) => w.length >= 3))];
     let compared = 0;
     let nonEmpty = 0;
+    let nearNonEmpty = 0;
+    let whenNonEmpty = 0;
 
-    for (let round = 0; round < 160; round++) {
+    for (let round = 0; round < 240; round++) {
       const now = new Date(TODAY.getTime() + random.int(0, 60 * 24) * 3_600_000 + random.int(0, 59) * 60_000);
       clock = now;
       const filter: Record<string, unknown> = {};
       const reference: ReferenceFilter = { now };
-      if (random.chance(0.5)) {
+      // A preset stands for fromDate and untilDate (the two cannot be combined).
+      const when = random.chance(0.25) ? random.pick(presets) : null;
+      if (when) {
+        filter['when'] = when;
+        Object.assign(reference, await referenceWhenWindow(database.db, when, now));
+      }
+      if (!when && random.chance(0.5)) {
         // From ten days before now (a past fromDate never brings back what has ended) to three months after.
         const from = new Date(now.getTime() + random.int(-10 * 24, 90 * 24) * 3_600_000);
         filter['fromDate'] = oslo(from);
         reference.fromDate = from;
       }
-      if (random.chance(0.2)) {
+      if (!when && random.chance(0.2)) {
         const until = new Date(now.getTime() + random.int(1, 60) * DAY);
         filter['untilDate'] = oslo(until);
         reference.untilDate = until;
@@ -127,6 +137,15 @@ describe(`read model (${databaseLabel}): the same answers as plain SQL`, () => {
         reference.words = [word];
       }
       if (random.chance(0.25)) filter['groupRepetitionsByDay'] = reference.groupByDay = true;
+      if (random.chance(0.25)) {
+        // Around a venue of the calendar, up to a km or so off, from a walk to a region.
+        const point = random.pick(points);
+        filter['near'] = reference.near = {
+          latitude: point.latitude + random.int(-10, 10) / 1000,
+          longitude: point.longitude + random.int(-10, 10) / 1000,
+          radiusKm: random.pick([1, 3, 10, 30, 150, 600]),
+        };
+      }
       const page = random.chance(0.6) ? 0 : random.int(1, 4);
       const pageSize = random.pick([1, 3, 10, 20, 50]);
 
@@ -142,6 +161,10 @@ describe(`read model (${databaseLabel}): the same answers as plain SQL`, () => {
         answer.data.map((n) => [n.id, parseDateArgument(n.startDate)?.getTime()]),
         context,
       ).toEqual(expectedPage.map((n) => [n.eventId, n.startMs]));
+      expect(
+        answer.data.map((n) => n.distanceKm),
+        context,
+      ).toEqual(expectedPage.map((n) => (n.distanceKm === null ? null : Math.round(n.distanceKm * 100) / 100)));
       expect(answer.totalCount, context).toBe(expectedNodes.length);
       expect(answer.hasMore, context).toBe(expectedNodes.length > (page + 1) * pageSize);
       const facets = await referenceFacets(database.db, expectedNodes);
@@ -150,9 +173,13 @@ describe(`read model (${databaseLabel}): the same answers as plain SQL`, () => {
       expect(answer.categories, context).toEqual(facets.categories);
       compared++;
       if (expectedNodes.length > 0) nonEmpty++;
+      if (expectedNodes.length > 0 && reference.near) nearNonEmpty++;
+      if (expectedNodes.length > 0 && when) whenNonEmpty++;
     }
     // The cases must mean something: most compared, many of them with results.
     expect(compared).toBeGreaterThan(120);
     expect(nonEmpty).toBeGreaterThan(60);
+    expect(nearNonEmpty).toBeGreaterThan(12);
+    expect(whenNonEmpty).toBeGreaterThan(12);
   });
 });

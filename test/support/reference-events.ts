@@ -27,12 +27,49 @@ export interface ReferenceFilter {
   /** Folded words that must each match literally (event text, organizer, category or the date's venue). */
   words?: string[];
   groupByDay?: boolean;
+  /** The date's venue lies within `radiusKm` of the point (haversine, written out in SQL below). */
+  near?: { latitude: number; longitude: number; radiusKm: number };
 }
 
 export interface ReferenceNode {
   eventId: string;
   startMs: number;
   venueId: string | null;
+  /** With `near`: km from the point to the date's venue, unrounded; else null. */
+  distanceKm: number | null;
+}
+
+/**
+ * A `Filter.when` preset's window at `now` as `fromDate` and `untilDate`, computed by PostgreSQL's own
+ * time zone rules (not luxon's): wall-clock arithmetic on Oslo's local time, then back to instants.
+ */
+export async function referenceWhenWindow(db: Kysely<Database>, preset: string, now: Date): Promise<{ fromDate: Date; untilDate: Date }> {
+  const local = sql`(${now.toISOString()}::timestamptz at time zone 'Europe/Oslo')`;
+  const day = sql`date_trunc('day', ${local})`;
+  const evening = sql`(case when extract(hour from ${local}) < 5 then ${day} - interval '1 day' else ${day} end)`;
+  const monday = sql`(${day} - (extract(isodow from ${local})::int - 1) * interval '1 day')`;
+  const bounds: Record<string, [RawBuilder<unknown>, RawBuilder<unknown>]> = {
+    TODAY: [day, sql`${day} + interval '1 day'`],
+    TONIGHT: [sql`${evening} + interval '17 hours'`, sql`${evening} + interval '1 day 5 hours'`],
+    TOMORROW: [sql`${day} + interval '1 day'`, sql`${day} + interval '2 days'`],
+    THIS_WEEKEND: [sql`${monday} + interval '4 days 17 hours'`, sql`${monday} + interval '7 days'`],
+    NEXT_7_DAYS: [day, sql`${day} + interval '7 days'`],
+    THIS_MONTH: [sql`date_trunc('month', ${local})`, sql`date_trunc('month', ${local}) + interval '1 month'`],
+  };
+  const [from, until] = bounds[preset]!;
+  const { rows } = await sql<{ from_ms: number; until_ms: number }>`
+    select date_part('epoch', (${from}) at time zone 'Europe/Oslo') * 1000 as from_ms,
+           date_part('epoch', (${until}) at time zone 'Europe/Oslo') * 1000 as until_ms`.execute(db);
+  return { fromDate: new Date(Number(rows[0]!.from_ms)), untilDate: new Date(Number(rows[0]!.until_ms)) };
+}
+
+/** Great-circle km from a point to the venue row `v` (haversine on a sphere of radius 6371.0088 km), in SQL. */
+function haversineSql(point: { latitude: number; longitude: number }): RawBuilder<number> {
+  const lat = sql`${point.latitude}::float8`;
+  const lon = sql`${point.longitude}::float8`;
+  return sql<number>`(2 * 6371.0088 * asin(sqrt(least(1,
+    power(sin(radians(v.latitude - ${lat}) / 2), 2)
+    + cos(radians(${lat})) * cos(radians(v.latitude)) * power(sin(radians(v.longitude - ${lon}) / 2), 2)))))`;
 }
 
 export async function referenceNodes(db: Kysely<Database>, f: ReferenceFilter): Promise<ReferenceNode[]> {
@@ -60,6 +97,10 @@ export async function referenceNodes(db: Kysely<Database>, f: ReferenceFilter): 
   }
   if (f.municipality) conditions.push(sql`exists (select 1 from venues v where v.id = o.venue_id and lower(v.municipality) = lower(${f.municipality}))`);
   if (f.postalCodes?.length) conditions.push(sql`exists (select 1 from venues v where v.id = o.venue_id and v.postal_code in (${sql.join(f.postalCodes)}))`);
+  if (f.near) {
+    conditions.push(sql`exists (select 1 from venues v where v.id = o.venue_id and v.latitude is not null and v.longitude is not null
+      and ${haversineSql(f.near)} <= ${f.near.radiusKm}::float8)`);
+  }
   for (const word of f.words ?? []) {
     const pattern = `%${word}%`;
     conditions.push(sql`(
@@ -70,16 +111,22 @@ export async function referenceNodes(db: Kysely<Database>, f: ReferenceFilter): 
     )`);
   }
   const partition = f.groupByDay ? sql`o.event_id, o.local_day` : sql`o.event_id`;
-  const { rows } = await sql<{ event_id: string; start_ms: number; venue_id: string | null }>`
-    select r.event_id, r.start_ms, r.venue_id from (
-      select o.event_id, date_part('epoch', o.start_at) * 1000 as start_ms, o.start_at, o.venue_id,
+  const distance = f.near ? sql`(select ${haversineSql(f.near)} from venues v where v.id = o.venue_id)` : sql`null::float8`;
+  const { rows } = await sql<{ event_id: string; start_ms: number; venue_id: string | null; distance_km: number | null }>`
+    select r.event_id, r.start_ms, r.venue_id, r.distance_km from (
+      select o.event_id, date_part('epoch', o.start_at) * 1000 as start_ms, o.start_at, o.venue_id, ${distance} as distance_km,
         row_number() over (partition by ${partition} order by o.start_at, o.id) as rank
       from occurrences o join events e on e.id = o.event_id
       where ${sql.join(conditions, sql` and `)}
     ) r
     where r.rank = 1
     order by r.start_at, r.event_id collate "C"`.execute(db);
-  return rows.map((r) => ({ eventId: r.event_id, startMs: Number(r.start_ms), venueId: r.venue_id }));
+  return rows.map((r) => ({
+    eventId: r.event_id,
+    startMs: Number(r.start_ms),
+    venueId: r.venue_id,
+    distanceKm: r.distance_km === null ? null : Number(r.distance_km),
+  }));
 }
 
 export interface ReferenceFacets {

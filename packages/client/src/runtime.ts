@@ -14,3 +14,4 @@ export type {
 } from './create-calendar-client.js';
 export { CalendarRequestError, type GraphQLErrorLike } from './calendar-request-error.js';
 export { sha256Hex } from './sha256-hex.js';
+export { syncChanges, type ChangedEvent, type ChangesPage, type SyncChangesOptions, type SyncChangesResult } from './sync-changes.js';

@@ -5,6 +5,7 @@ import * as searchWords from './2026-11-21-0003-search-words.js';
 import * as nodeWalk from './2026-11-21-0004-node-walk.js';
 import * as eventOrderIndex from './2026-11-21-0005-event-order-index.js';
 import * as dataVersionNotify from './2026-11-25-0006-data-version-notify.js';
+import * as eventChanges from './2026-11-25-0007-event-changes.js';
 
 /** Every migration, by its timestamped name. Listed statically so bundlers and tsx need no file scanning. */
 export const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21-0004-node-walk': nodeWalk,
   '2026-11-21-0005-event-order-index': eventOrderIndex,
   '2026-11-25-0006-data-version-notify': dataVersionNotify,
+  '2026-11-25-0007-event-changes': eventChanges,
 };
 
 /** The newest migration this code needs: a schema whose newest applied migration sorts before it is behind. */

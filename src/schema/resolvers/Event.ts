@@ -1,5 +1,9 @@
 import type { EventResolvers } from '../../../generated/resolvers-types.js';
+import { eventJsonLd, jsonLdText } from '../../domain/event-json-ld.js';
 import { formatOsloTimestamp } from '../../domain/oslo-time.js';
+import { invalidArguments } from '../errors.js';
+import { resolveDemoPictureUrl } from '../../import/demo-picture-path.js';
+import { publicBaseUrlOf } from '../public-base-url-context.js';
 
 /** `YYYY-MM-DD` as days since 1970-01-01, as the read model numbers Oslo days. */
 const osloDayNumber = (day: string): number => Math.round(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
@@ -7,11 +11,13 @@ const osloDayNumber = (day: string): number => Math.round(Date.parse(`${day}T00:
 const optionalTimestamp = (value: Date | string | null): string | null =>
   value == null ? null : formatOsloTimestamp(new Date(value));
 
+const eventLink = (slug: string, base: string): string => `${base}/${encodeURIComponent(slug)}`;
+
 /** Event fields. Date fields come from the promoted date (`node.occurrence`), the rest from the event. */
 export const Event: EventResolvers = {
   id: (n) => n.event.id,
   event_slug: (n) => n.event.slug,
-  eventLink: (n, _a, ctx) => `${ctx.eventLinkBase}/${encodeURIComponent(n.event.slug)}`,
+  eventLink: (n, _a, ctx) => eventLink(n.event.slug, ctx.eventLinkBase),
   title_nb: (n) => n.event.title_nb,
   title_en: (n) => n.event.title_en,
   desc_nb: (n) => n.event.desc_nb,
@@ -65,4 +71,37 @@ export const Event: EventResolvers = {
   maxBookingDate: (n) => n.event.max_booking_date,
   maxBookingTime: (n) => n.event.max_booking_time,
   paymentMethod: (n) => n.event.payment_method,
+  distanceKm: (n) => n.distanceKm,
+  jsonLd: (n, { lan }, ctx) => {
+    const language = lan ?? 'nb';
+    if (language !== 'nb' && language !== 'en') throw invalidArguments(['lan'], 'lan must be "nb" or "en"');
+    const { event, occurrence } = n;
+    const venue = occurrence.venue_id ? (n.catalogue.venues.get(occurrence.venue_id) ?? null) : null;
+    const value = eventJsonLd(
+      {
+        title_nb: event.title_nb,
+        title_en: event.title_en,
+        desc_nb: event.desc_nb,
+        desc_en: event.desc_en,
+        mode: event.mode,
+        start: new Date(occurrence.start_at),
+        end: occurrence.end_at == null ? null : new Date(occurrence.end_at),
+        duration: occurrence.duration,
+        cancelled: occurrence.cancelled,
+        soldOut: occurrence.sold_out,
+        eventLink: eventLink(event.slug, ctx.eventLinkBase),
+        ticketsUrl: occurrence.tickets_url,
+        ticketsFrom: event.tickets_from_date == null ? null : new Date(event.tickets_from_date),
+        ticketsInformation: event.tickets_information,
+        // The promoted date's own prices where it has them: what a ticket for this date costs.
+        prices: occurrence.prices ?? event.prices,
+        // Demo pictures are stored as paths on this service: absolute URLs here too, as Image answers them.
+        images: event.images.map((image) => ({ ...image, urlLarge: resolveDemoPictureUrl(image.urlLarge, publicBaseUrlOf(ctx)) })),
+        venue,
+        organizers: event.organizer_ids.flatMap((id) => n.catalogue.organizers.get(id) ?? []),
+      },
+      language,
+    );
+    return value === null ? null : jsonLdText(value);
+  },
 };

@@ -1,5 +1,6 @@
 import type { Resolvers } from '../../../generated/resolvers-types.js';
 import { events } from './Query/events.js';
+import { changes } from './Query/changes.js';
 import {
   allUpcomingEventsInArea,
   allUpcomingSuperEvents,
@@ -18,7 +19,7 @@ import { Venue, VenueFacet } from './Venue.js';
 import { Category, CategoryFacet } from './Category.js';
 
 export const resolvers: Resolvers = {
-  Query: { events, eventByID, eventBySlug, eventsBySlugs, eventByTitle, allUpcomingSuperEvents, allUpcomingEventsInArea, categories, venues, organizers },
+  Query: { events, eventByID, eventBySlug, eventsBySlugs, eventByTitle, allUpcomingSuperEvents, allUpcomingEventsInArea, categories, venues, organizers, changes },
   Event,
   EventConnection,
   Repetition,

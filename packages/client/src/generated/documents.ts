@@ -18,6 +18,9 @@ export const VenuesDocument = "query Venues { venues { address id location { lat
 /** `query Organizers` (queries/catalogues.graphql); persisted as `sha256:c61953b856307d0af07c6be734d763f3a26fe1c70536bd1b02719b1e572eb6c1`. */
 export const OrganizersDocument = "query Organizers { organizers { id name slug website } }" as TypedDocument<OrganizersQuery, OrganizersQueryVariables>;
 
+/** `query Changes` (queries/changes.graphql); persisted as `sha256:9467f6026e346d993825b7ec6372914b8c4073488935145cf88e6429ddad090d`. */
+export const ChangesDocument = "fragment EventDetailFields on Event { ageRestriction categories desc_en desc_nb duration endDate eventCancelled eventLink eventSoldOut event_slug id images { alt focusX focusY height urlLarge urlSmall width } isSuperEvent maximumAge minimumAge mode organizers { id name slug website } prices { name_en name_nb price type } publishingDate repetitions { duration endDate eventCancelled eventSoldOut prices { name_en name_nb price type } startDate startTime venue { name slug } } startDate startTime superEventID tags ticketsFromDate ticketsInformation ticketsURL title_en title_nb venue { address id location { latitude longitude } municipality name postalCode slug } } query Changes($pageSize: Int, $since: String) { changes(since: $since, pageSize: $pageSize) { changed { ...EventDetailFields } cursor hasMore removedIds } }" as TypedDocument<ChangesQuery, ChangesQueryVariables>;
+
 /** `query EventDetail` (queries/event-detail.graphql); persisted as `sha256:5f4d4d75885683ff65428fe2715b63fd5f4f990858097f2dd6fe3aef6daedf35`. */
 export const EventDetailDocument = "fragment EventDetailFields on Event { ageRestriction categories desc_en desc_nb duration endDate eventCancelled eventLink eventSoldOut event_slug id images { alt focusX focusY height urlLarge urlSmall width } isSuperEvent maximumAge minimumAge mode organizers { id name slug website } prices { name_en name_nb price type } publishingDate repetitions { duration endDate eventCancelled eventSoldOut prices { name_en name_nb price type } startDate startTime venue { name slug } } startDate startTime superEventID tags ticketsFromDate ticketsInformation ticketsURL title_en title_nb venue { address id location { latitude longitude } municipality name postalCode slug } } query EventDetail($slug: String!) { eventBySlug(eventSlug: $slug) { ...EventDetailFields } }" as TypedDocument<EventDetailQuery, EventDetailQueryVariables>;
 
@@ -58,6 +61,8 @@ export type Filter = {
   mode?: string | null | undefined;
   /** The venue's municipality (case-insensitive). */
   municipality?: string | null | undefined;
+  /** Only dates whose venue lies within `radiusKm` of a point (great-circle distance). Dates without a venue location are left out. Each node then carries `distanceKm`; the order stays chronological. */
+  near?: NearFilter | null | undefined;
   /** Category ids to exclude. */
   notCategories?: Array<string | null | undefined> | null | undefined;
   /** Only events featured by the organizer. */
@@ -89,7 +94,38 @@ export type Filter = {
   venueSlug?: string | null | undefined;
   /** Venue slugs; any may match. */
   venues?: Array<string | null | undefined> | null | undefined;
+  /** A window of Oslo time resolved at request time (see `WhenPreset`). Cannot be combined with `fromDate` or `untilDate`. */
+  when?: WhenPreset | null | undefined;
 };
+
+/** A point and a radius for `Filter.near`. */
+export type NearFilter = {
+  /** Latitude of the point in degrees (WGS 84), from -90 to 90. */
+  latitude: number;
+  /** Longitude of the point in degrees (WGS 84), from -180 to 180. */
+  longitude: number;
+  /** Radius in kilometres: greater than 0 and at most 1000. A venue exactly at the radius is inside. */
+  radiusKm: number;
+};
+
+/**
+ * Windows of Oslo time for `Filter.when`, resolved in Europe/Oslo at request time (exact across DST changes).
+ * Each acts as a `fromDate` (with its "still going on" rule) and an `untilDate` (dates that start before).
+ * A cached answer never outlives its window.
+ */
+export type WhenPreset =
+  /** Today and the next six calendar days: from now until the Oslo midnight that ends the sixth day after today. */
+  | 'NEXT_7_DAYS'
+  /** From now until the first midnight of next month, Oslo time. */
+  | 'THIS_MONTH'
+  /** From Friday 17:00 until Monday 00:00 of this ISO week (Monday to Sunday): the coming weekend on Monday to Friday, the current one during it. */
+  | 'THIS_WEEKEND'
+  /** From now until the next Oslo midnight. */
+  | 'TODAY'
+  /** From the next Oslo midnight until the one after. */
+  | 'TOMORROW'
+  /** From 17:00 today until 05:00 tomorrow; between midnight and 05:00, the night already under way (17:00 yesterday until 05:00 today). */
+  | 'TONIGHT';
 
 export type CategoriesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -105,6 +141,14 @@ export type OrganizersQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type OrganizersQuery = { organizers: Array<{ id: string, name: string, slug: string, website: string | null }> | null };
+
+export type ChangesQueryVariables = Exact<{
+  since?: string | null | undefined;
+  pageSize?: number | null | undefined;
+}>;
+
+
+export type ChangesQuery = { changes: { removedIds: Array<string>, cursor: string, hasMore: boolean, changed: Array<{ id: string, event_slug: string, eventLink: string, title_nb: string | null, title_en: string | null, desc_nb: string | null, desc_en: string | null, startDate: string, endDate: string, startTime: string, duration: number | null, categories: Array<string>, mode: string, tags: Array<string>, ticketsInformation: string, ticketsURL: string | null, eventCancelled: boolean, eventSoldOut: boolean, isSuperEvent: boolean, superEventID: string | null, minimumAge: number | null, maximumAge: number | null, ageRestriction: string | null, publishingDate: string | null, ticketsFromDate: string | null, venue: { id: string, name: string, slug: string, address: string | null, postalCode: string | null, municipality: string | null, location: { latitude: number, longitude: number } | null } | null, organizers: Array<{ id: string, name: string, slug: string, website: string | null }>, images: Array<{ urlSmall: string, urlLarge: string, alt: string | null, focusX: number | null, focusY: number | null, width: number | null, height: number | null }>, prices: Array<{ type: string, price: number | null, name_nb: string | null, name_en: string | null }>, repetitions: Array<{ startDate: string, endDate: string, startTime: string, duration: number | null, eventCancelled: boolean, eventSoldOut: boolean, venue: { name: string, slug: string } | null, prices: Array<{ type: string, price: number | null, name_nb: string | null, name_en: string | null }> | null }> }> } };
 
 export type EventDetailQueryVariables = Exact<{
   slug: string;

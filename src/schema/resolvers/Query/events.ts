@@ -14,8 +14,11 @@ export const events: QueryResolvers['events'] = async (_parent, args, ctx, info)
   if (page < 0) invalidArgs.push('page');
   if (pageSize <= 0 || pageSize > MAX_PAGE_SIZE) invalidArgs.push('pageSize');
   if (!built.ok || invalidArgs.length > 0) {
-    throw invalidArguments(invalidArgs, pageSize > MAX_PAGE_SIZE ? `pageSize may be at most ${MAX_PAGE_SIZE}` : undefined);
+    const details = [built.ok ? undefined : built.detail, pageSize > MAX_PAGE_SIZE ? `pageSize may be at most ${MAX_PAGE_SIZE}` : undefined];
+    throw invalidArguments(invalidArgs, details.filter((d) => d !== undefined).join('; ') || undefined);
   }
+  // "A cached answer of a preset never outlives its window."
+  if (built.query.validUntil) ctx.freshUntil.lower(built.query.validUntil);
   // Only the work the operation asks for: facets and totals are whole-result aggregates.
   const connectionSelections = info.fieldNodes.map((f) => f.selectionSet);
   const selected = selectedFieldNames(connectionSelections, info.fragments);

@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../database.js';
+
+/*
+ * The change log of `changes` (docs/change-sync.md): `event_changes` holds, per event id, the data
+ * version of the import that last changed what the API shows of it, and tombstones for removed ids.
+ * The importer writes it in its own transaction (a failed import leaves it as it was) with
+ * set-based statements, a batch or the whole table at a time, never a list held in memory.
+ */
+
+/** Tombstones older than this are purged by the next import (the cursor window, plus a day). */
+export const TOMBSTONE_KEEP_DAYS = 91;
+
+/**
+ * What an import will raise the data version to: imports of a schema run one at a time (their
+ * advisory lock), so the version read under the lock plus one is the one this import commits.
+ */
+export async function nextDataVersion(trx: Transaction<Database>): Promise<string> {
+  const row = await trx.selectFrom('calendar_state').select('version').executeTakeFirst();
+  return (BigInt(row?.version ?? 0) + 1n).toString();
+}
+
+/**
+ * A digest of an event as the file gives it (its dates, links and prices included): the same
+ * record imported again gives the same digest, and is not reported as changed.
+ */
+export function eventContentHash(event: unknown): string {
+  return createHash('sha1').update(JSON.stringify(event)).digest('base64url');
+}
+
+/**
+ * Records a batch of written events: new ids, ids whose digest differs and ids that were removed
+ * before (a tombstone comes back to life) take the import's version; unchanged ones keep theirs.
+ */
+export async function recordWrittenEvents(trx: Transaction<Database>, version: string, events: readonly { id: string; hash: string }[]): Promise<void> {
+  if (events.length === 0) return;
+  await sql`
+    insert into event_changes (event_id, version, content_hash)
+    select w.id, ${version}::bigint, w.hash
+    from unnest(${events.map((e) => e.id)}::text[], ${events.map((e) => e.hash)}::text[]) as w(id, hash)
+    on conflict (event_id) do update
+      set version = excluded.version, content_hash = excluded.content_hash, removed = false, changed_at = now()
+      where event_changes.removed or event_changes.content_hash is distinct from excluded.content_hash
+  `.execute(trx);
+}
+
+/**
+ * `--replace`: deletes the events the file does not list and leaves a tombstone for each, in one
+ * statement. Returns how many were deleted.
+ */
+export async function removeEventsNotListed(trx: Transaction<Database>, version: string, listedIds: readonly string[]): Promise<number> {
+  const result = await sql<{ removed: string | number }>`
+    with gone as (
+      delete from events where not (id = any(${listedIds}::text[])) returning id
+    ), marked as (
+      insert into event_changes (event_id, version, removed, content_hash)
+      select id, ${version}::bigint, true, null from gone
+      on conflict (event_id) do update
+        set version = excluded.version, removed = true, content_hash = null, changed_at = now()
+      returning 1
+    )
+    select count(*) as removed from marked
+  `.execute(trx);
+  return Number(result.rows[0]?.removed ?? 0);
+}
+
+/**
+ * An event shows its venues' and organizers' names, slugs, addresses and places: the events of a
+ * venue or organizer the import changed are changed too, whether or not the file lists them.
+ */
+export async function recordCatalogueChanges(
+  trx: Transaction<Database>,
+  version: string,
+  changed: { venues: readonly string[]; organizers: readonly string[] },
+): Promise<void> {
+  if (changed.venues.length === 0 && changed.organizers.length === 0) return;
+  await sql`
+    update event_changes set version = ${version}::bigint, changed_at = now()
+    where not removed and version <> ${version}::bigint and event_id in (
+      select id from events where venue_id = any(${changed.venues}::text[])
+      union select event_id from occurrences where venue_id = any(${changed.venues}::text[])
+      union select event_id from event_organizers where organizer_id = any(${changed.organizers}::text[])
+    )
+  `.execute(trx);
+}
+
+/** Retiring a category rewrites the category lists of the events filed under it. */
+export async function recordCategoryRetirement(trx: Transaction<Database>, version: string, categoryId: string): Promise<void> {
+  await sql`
+    update event_changes set version = ${version}::bigint, changed_at = now()
+    where not removed and event_id in (select event_id from event_categories where category_id = ${categoryId})
+  `.execute(trx);
+}
+
+/** Drops the tombstones past the window (docs/change-sync.md): cursors that old are refused anyway. */
+export async function purgeOldTombstones(trx: Transaction<Database>): Promise<void> {
+  await sql`delete from event_changes where removed and changed_at < now() - make_interval(days => ${TOMBSTONE_KEEP_DAYS})`.execute(trx);
+}
+
+/** One id the sync examines. */
+export interface ChangeCandidate {
+  id: string;
+  /** The keyset position: the change's version (data phase) or 0 (time phase). */
+  version: string;
+}
+
+export interface ChangeRows {
+  /** The database's data version, read in the same statement. */
+  dataVersion: string;
+  candidates: ChangeCandidate[];
+}
+
+interface RawCandidate {
+  data_version: string | number;
+  event_id: string | null;
+  version: string | number | null;
+}
+
+function rowsOf(rows: RawCandidate[]): ChangeRows {
+  return {
+    dataVersion: String(rows[0]?.data_version ?? 0),
+    candidates: rows.flatMap((r) => (r.event_id === null ? [] : [{ id: r.event_id, version: String(r.version ?? 0) }])),
+  };
+}
+
+/*
+ * Ids are compared and ordered in byte order (collate "C", like the index): a language collation
+ * costs microseconds per comparison, and a keyset needs only some total order.
+ */
+
+/**
+ * The data phase: ids whose change version lies in (from, to], after the keyset position, in
+ * (version, id) order: one index range. `live` leaves tombstones out (a full sync lists what exists).
+ */
+export async function readDataChanges(
+  db: Kysely<Database>,
+  range: { from: string; to: string; after: { version: string; id: string } | null; live: boolean; limit: number },
+): Promise<ChangeRows> {
+  // From the phase's beginning, `version > from` alone: a row comparison from (from, '') would be
+  // the index scan's start, and walk every id of version `from` first.
+  const after = range.after;
+  const result = await sql<RawCandidate>`
+    select cs.version as data_version, c.event_id, c.version
+    from calendar_state cs
+    left join lateral (
+      select ec.event_id, ec.version
+      from event_changes ec
+      where ec.version > ${range.from}::bigint and ec.version <= ${range.to}::bigint
+        ${after ? sql`and (ec.version, ec.event_id collate "C") > (${after.version}::bigint, ${after.id}::text collate "C")` : sql``}
+        ${range.live ? sql`and not ec.removed` : sql``}
+      order by ec.version, ec.event_id collate "C"
+      limit ${range.limit}
+    ) c on true
+    order by c.version, c.event_id collate "C"
+  `.execute(db);
+  return rowsOf(result.rows);
+}
+
+/**
+ * The time phase: ids whose shown state changed by time alone in (from, to]: one of their dates
+ * ended (the next one is promoted, or the event is gone), or their publishing date passed. In id
+ * order after `afterId`.
+ */
+export async function readTimeChanges(db: Kysely<Database>, range: { from: Date; to: Date; afterId: string; limit: number }): Promise<ChangeRows> {
+  const result = await sql<RawCandidate>`
+    select cs.version as data_version, c.event_id, 0 as version
+    from calendar_state cs
+    left join lateral (
+      select t.event_id from (
+        select o.event_id from occurrences o where o.ends_at > ${range.from} and o.ends_at <= ${range.to}
+        union
+        select p.id from events p where p.publishing_date > ${range.from} and p.publishing_date <= ${range.to}
+      ) t
+      where t.event_id collate "C" > ${range.afterId}::text collate "C"
+      order by t.event_id collate "C"
+      limit ${range.limit}
+    ) c on true
+    order by c.event_id collate "C"
+  `.execute(db);
+  return rowsOf(result.rows);
+}
+
+/**
+ * Which of these events `events` shows at `now` according to the database: stored, published, with
+ * a date that has not ended (`last_ends_at`, the latest end of its dates).
+ */
+export async function shownInDatabase(db: Kysely<Database>, ids: readonly string[], now: Date): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('events')
+    .select('id')
+    .where(sql<boolean>`id = any(${ids}::text[]) and (publishing_date is null or publishing_date <= ${now}) and last_ends_at > ${now}`)
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,133 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+import type { EventQuery } from '../domain/event-query.js';
+import { DATE_CANCELLED, type CalendarSnapshot, type SnapshotCatalogue } from '../read-model/calendar-snapshot.js';
+import { DataVersionMoved } from '../read-model/data-version-moved.js';
+import { findResultPage } from '../read-model/event-results.js';
+import type { ReadModel } from '../read-model/read-model.js';
+import { wordMatch, type SearchMode, type WordMatch } from '../read-model/search-matches.js';
+import { feedDateEnds, feedEventRecords, type FeedEventRecord } from './feed-records.js';
+
+/** How far ahead a feed looks: dates that start within this many days of now (docs/feeds.md). */
+export const FEED_WINDOW_DAYS = 365;
+/** Most dates in one feed: the earliest ones of its window (docs/feeds.md). */
+export const MAX_FEED_OCCURRENCES = 1000;
+
+const DAY_MS = 86_400_000;
+
+/** One VEVENT's worth: a date of an event, all of one data version. */
+export interface FeedOccurrence {
+  event: FeedEventRecord;
+  /** The event's category ids, in its own order. */
+  categoryIds: string[];
+  start: Date;
+  /** Null without an end time (the API's endDate then equals startDate). */
+  end: Date | null;
+  venueId: string | null;
+  cancelled: boolean;
+}
+
+export interface FeedOccurrences {
+  occurrences: FeedOccurrence[];
+  /** More dates matched in the window than MAX_FEED_OCCURRENCES. */
+  capped: boolean;
+  catalogue: SnapshotCatalogue;
+}
+
+/**
+ * A view of a snapshot in which every date is an Oslo "day" of its own (its own index), so that
+ * the API's walk with `groupRepetitionsByDay` (one node per event and day: event-results.ts) makes a
+ * node of every date that satisfies the filter. The feed thus reuses the API's conditions as they
+ * are, rather than a copy of them that could drift. Kept per snapshot: the walk keeps its scratch
+ * marks per snapshot object.
+ */
+const everyDateViews = new WeakMap<CalendarSnapshot, CalendarSnapshot>();
+let ownDays = new Int32Array(0);
+
+function everyDateView(snapshot: CalendarSnapshot): CalendarSnapshot {
+  let view = everyDateViews.get(snapshot);
+  if (!view) {
+    if (ownDays.length < snapshot.dateCount) {
+      // One array for every snapshot (each uses a prefix of it): 4 bytes per date of the largest.
+      ownDays = new Int32Array(snapshot.dateCount + (snapshot.dateCount >> 3));
+      for (let i = 0; i < ownDays.length; i++) ownDays[i] = i;
+    }
+    view = { ...snapshot, dateDay: ownDays.subarray(0, snapshot.dateCount) };
+    everyDateViews.set(snapshot, view);
+  }
+  return view;
+}
+
+/**
+ * The feed's query: the API's, with its upper bound brought to at most FEED_WINDOW_DAYS after now,
+ * and every date counted (not one per event).
+ */
+export function feedQuery(query: EventQuery): EventQuery {
+  const horizon = new Date(query.now.getTime() + FEED_WINDOW_DAYS * DAY_MS);
+  const until = query.until && query.until.getTime() < horizon.getTime() ? query.until : horizon;
+  return { ...query, until, groupByDay: true };
+}
+
+/**
+ * Every date of the feed, chronological (by start, then event id, then date id): a date is in it
+ * when it satisfies the filter's date-level conditions and its event the event-level ones, as a
+ * date the API promotes must (docs/feeds.md, "Which dates"), within the feed's window, the earliest
+ * MAX_FEED_OCCURRENCES. Every part comes from one data version: when an import lands meanwhile, the
+ * walk starts over on the new snapshot.
+ */
+export async function feedOccurrences(model: ReadModel, db: Kysely<Database>, query: EventQuery): Promise<FeedOccurrences> {
+  for (let attempt = 1; ; attempt++) {
+    const snapshot = await model.snapshot();
+    try {
+      return await occurrencesOf(snapshot, db, query);
+    } catch (error) {
+      if (!(error instanceof DataVersionMoved) || attempt >= 4) throw error;
+      if (error.version !== undefined) model.require(error.version);
+    }
+  }
+}
+
+async function occurrencesOf(snapshot: CalendarSnapshot, db: Kysely<Database>, query: EventQuery): Promise<FeedOccurrences> {
+  const view = everyDateView(snapshot);
+  const feed = feedQuery(query);
+  const matches = (mode: SearchMode): Promise<WordMatch[]> => Promise.all(query.searchWords.map((word) => wordMatch(db, snapshot, word, mode)));
+  const walk = (words: readonly WordMatch[]) =>
+    findResultPage(view, { query: feed, words, page: 0, pageSize: MAX_FEED_OCCURRENCES, facets: [], wantsTotal: false });
+  let result = walk(await matches('literal'));
+  if (query.searchWords.length > 0 && result.nodes.length === 0) {
+    // The API's rule, "a literal match anywhere means no approximate matches", is decided on the
+    // API's own result (which may match literally beyond the feed's window): asked for one node.
+    const literal = await matches('literal');
+    const api = findResultPage(snapshot, { query, words: literal, page: 0, pageSize: 1, facets: [], wantsTotal: false });
+    if (api.nodes.length === 0) result = walk(await matches('approximate'));
+  }
+  const nodes = result.nodes;
+  const [events, ends] = await Promise.all([
+    feedEventRecords(db, snapshot, [...new Set(nodes.map((n) => n.event))]),
+    feedDateEnds(db, snapshot, nodes.map((n) => n.date)),
+  ]);
+  const { eventCategories, categoryIds, dateStart, dateVenue, dateFlags, venueIds } = snapshot;
+  const categoriesOf = new Map<number, string[]>();
+  const occurrences = nodes.map(({ event, date }): FeedOccurrence => {
+    const record = events.get(event);
+    const end = ends.get(date);
+    // Both statements read the snapshot's version: a missing record was changed outside an import.
+    if (!record || end === undefined) throw new Error(`event ${snapshot.eventIds[event]} changed outside an import (data version ${snapshot.version})`);
+    let categories = categoriesOf.get(event);
+    if (!categories) {
+      categories = [];
+      for (let k = eventCategories.offsets[event]!; k < eventCategories.offsets[event + 1]!; k++) categories.push(categoryIds[eventCategories.values[k]!]!);
+      categoriesOf.set(event, categories);
+    }
+    const venue = dateVenue[date]!;
+    return {
+      event: record,
+      categoryIds: categories,
+      start: new Date(dateStart[date]!),
+      end,
+      venueId: venue >= 0 ? venueIds[venue]! : null,
+      cancelled: (dateFlags[date]! & DATE_CANCELLED) !== 0,
+    };
+  });
+  return { occurrences, capped: result.hasMore, catalogue: snapshot.catalogue };
+}

@@ -1,0 +1,113 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+import { buildEventQuery } from '../domain/event-query.js';
+import { feedName } from '../feeds/feed-name.js';
+import { feedOccurrences } from '../feeds/feed-occurrences.js';
+import { readFeedParameters } from '../feeds/feed-parameters.js';
+import { renderIcsFeed } from '../feeds/render-ics-feed.js';
+import type { ReadModel } from '../read-model/read-model.js';
+import { answerAge, storedAnswer, type AnswerCache, type StoredAnswer } from './answer-cache.js';
+import { entityTag, matchesIfNoneMatch, NO_STORE, publicCacheControl } from './caching-headers.js';
+import { countCacheLookup } from '../telemetry/metrics.js';
+
+/** The feed's path. */
+export const ICS_FEED_PATH = '/events.ics';
+
+const MEDIA_TYPE = 'text/calendar; charset=utf-8';
+
+/** Like `events` (use-response-cache-policy.ts): what moves with "now" is which dates have ended. */
+export const ICS_FEED_TTL_MS = 30_000;
+
+export interface IcsFeedOptions {
+  readModel: ReadModel;
+  db: Kysely<Database>;
+  /** The service clock ("now" of the feed's window). */
+  clock: () => Date;
+  /** Base of `eventLink` (PUBLIC_SITE_URL). */
+  eventLinkBase: string;
+  /** The response cache. @default none (every request renders; answers still carry public caching headers) */
+  answers?: AnswerCache | undefined;
+}
+
+/**
+ * GET and HEAD /events.ics: an iCalendar feed of the `events` filter given as URL parameters
+ * (docs/feeds.md). Decide (parameters, as the API validates them) first; then the cache, keyed by
+ * the data version and the normalised parameters; render on a miss.
+ */
+export async function handleIcsFeed(req: IncomingMessage, res: ServerResponse, url: URL, options: IcsFeedOptions): Promise<void> {
+  const read = readFeedParameters(url.searchParams);
+  if (!read.ok) return sendBadRequest(res, read.problem.message);
+  const { filter, lan, normalized } = read.request;
+  const now = options.clock();
+  const built = buildEventQuery(filter, now);
+  if (!built.ok) {
+    // Names as the URL spells them: `near.radiusKm` is the `near` parameter's third number.
+    const names = [...new Set(built.invalidArgs.map((name) => name.split('.')[0]!))];
+    const detail = built.detail ? ` ${built.detail}.` : '';
+    return sendBadRequest(res, `Invalid value of the parameter${names.length > 1 ? 's' : ''} ${names.join(', ')}.${detail} See docs/feeds.md.`);
+  }
+  const query = built.query;
+  // "A cached answer of a preset never outlives its window."
+  const ttlMs = query.validUntil ? Math.max(0, Math.min(ICS_FEED_TTL_MS, query.validUntil.getTime() - now.getTime())) : ICS_FEED_TTL_MS;
+
+  const render = async (): Promise<StoredAnswer> => {
+    const feed = await feedOccurrences(options.readModel, options.db, query);
+    const body = renderIcsFeed({
+      occurrences: feed.occurrences,
+      catalogue: feed.catalogue,
+      lan,
+      name: feedName(filter, feed.catalogue, lan),
+      eventLinkBase: options.eventLinkBase,
+    });
+    return storedAnswer(body, ttlMs, 'events.ics');
+  };
+
+  const answers = options.answers;
+  const keyed = answers?.keyOfText(`ics ${normalized}`);
+  const key = keyed instanceof Promise ? await keyed : keyed;
+  if (answers && key !== undefined) {
+    const found = answers.local(key) ?? (await answers.inFlight(key)) ?? (await answers.shared(key));
+    const stale = found !== undefined && answerAge(found, Date.now()).remainingMs <= 0;
+    // A preset's stale answer may be of the window before: it is not served while it is refreshed.
+    const known = stale && query.when !== null ? undefined : found;
+    if (known) {
+      // Served at once while one request renders it again in the background.
+      if (stale) answers.refresh(key, async () => ({ answer: await render(), keep: true }));
+      const notModified = writeAnswer(req, res, known);
+      return countCacheLookup(notModified ? 'revalidated' : stale ? 'stale' : 'hit');
+    }
+    countCacheLookup('miss');
+    const answer = await answers.single(key, async () => ({ answer: await render(), keep: true }));
+    if (answer) return void writeAnswer(req, res, answer);
+  }
+  writeAnswer(req, res, await render());
+}
+
+/** Writes a stored feed with its validators; a matching If-None-Match gets a 304. Returns whether it did. */
+function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: StoredAnswer): boolean {
+  const etag = entityTag(answer.tag, 'text/calendar');
+  const { ageMs } = answerAge(answer, Date.now());
+  const headers = { 'Cache-Control': publicCacheControl({ ttlMs: answer.ttlMs, ageMs }), ETag: etag, Age: String(Math.floor(ageMs / 1000)) };
+  if (matchesIfNoneMatch(req, etag)) {
+    res.writeHead(304, headers);
+    res.end();
+    return true;
+  }
+  res.writeHead(200, {
+    'Content-Type': MEDIA_TYPE,
+    'Content-Length': answer.body.length,
+    // A feed saved from a browser keeps a name calendar programs open.
+    'Content-Disposition': 'inline; filename="events.ics"',
+    ...headers,
+  });
+  res.end(answer.body);
+  return false;
+}
+
+/** 400 in plain text: calendar clients show a body, if anything, as text; the message names the parameter. */
+function sendBadRequest(res: ServerResponse, message: string): void {
+  const body = Buffer.from(`${message}\n`);
+  res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.length, 'Cache-Control': NO_STORE });
+  res.end(body);
+}
