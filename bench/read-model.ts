@@ -7,6 +7,10 @@
  * unique `fromDate`), so no cache of any kind can answer it. Prints one table per calendar size:
  * - cold filter, totals + 3 facets + 20 nodes: p50/p95/p99 at concurrency 1, requests/s at 10;
  * - the same with a literal search, an approximate one, and groupRepetitionsByDay: p95;
+ * - the same with `near` (10 km around Oslo), with `municipality` (the venue filter near is compared
+ *   with) and with `when: THIS_WEEKEND`, interleaved request by request with the plain cold filter so
+ *   that all four meet the same load of a shared machine: p50/p95, and near's and when's p95 over
+ *   the plain filter's of the same run;
  * - an uncached default page (20 nodes, no totals): the service's CPU per request;
  * - the read model's build: time and heap, from the service's own log line.
  * Then the embedded database (PGlite) with the 2 000-event demo calendar: p95 of each scenario.
@@ -17,7 +21,8 @@
  *                                                         # on schemas of its own (bench_before_<N>): its migrations differ
  *   BENCH_RUNS=200 BENCH_SECONDS=10 ...     # requests per latency scenario, seconds of the throughput run
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { startPinnedService, type PinnedProcess } from './support/pinned-process.js';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -36,42 +41,9 @@ const FULL = `query ($filter: Filter) { events(filter: $filter, pageSize: 20) {
 const PAGE_ONLY = `query ($filter: Filter) { events(filter: $filter, pageSize: 20) {
   data { id title_nb startDate endDate venue { name } organizers { name } categories images { urlSmall } prices { type price } } } }`;
 
-interface Service {
-  child: ChildProcess;
-  url: string;
-  log: () => string;
-  stop: () => Promise<void>;
-}
+type Service = PinnedProcess;
 
-function startService(env: Record<string, string>): Promise<Service> {
-  const child = spawn('taskset', ['-c', '0', process.execPath, 'bin/calendar.js', 'serve'], {
-    cwd: serviceDir,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MAX_IN_FLIGHT_REQUESTS: '1000', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (\S+)/.exec(out);
-      if (match?.[1]) {
-        resolve({
-          child,
-          url: match[1],
-          log: () => err + out,
-          stop: () =>
-            new Promise((done) => {
-              child.once('exit', () => done());
-              child.kill('SIGTERM');
-            }),
-        });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`service exited ${code}:\n${err}`)));
-  });
-}
+const startService = (env: Record<string, string>): Promise<Service> => startPinnedService(serviceDir, env);
 
 function post(url: string, query: string, variables: Record<string, unknown>): Promise<number> {
   const body = JSON.stringify({ query, variables });
@@ -94,6 +66,13 @@ function post(url: string, query: string, variables: Record<string, unknown>): P
 let unique = 0;
 /** A filter nobody asked before: a `fromDate` one second later each time. */
 const fresh = (filter: Record<string, unknown> = {}) => ({ filter: { ...filter, fromDate: new Date(Date.now() + ++unique * 1000).toISOString() } });
+/**
+ * The same for a `when` preset, which cannot be combined with fromDate: a `fromStartDate` one second
+ * later each time, in 2000 (before every date of the calendar, so it removes nothing).
+ */
+const freshWhen = (filter: Record<string, unknown>) => ({
+  filter: { ...filter, fromStartDate: new Date(Date.UTC(2000, 0, 1) + ++unique * 1000).toISOString() },
+});
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 const ms = (n: number) => n.toFixed(1);
@@ -103,6 +82,29 @@ async function latencies(url: string, query: string, filter: Record<string, unkn
   const times: number[] = [];
   for (let i = 0; i < count; i++) times.push(await post(url, query, fresh(filter)));
   return times.sort((a, b) => a - b);
+}
+
+/**
+ * Latencies of several filters asked in turn (one request of each per round, in rotating order), so
+ * that noise from a shared machine falls on all of them alike and their ratios mean something.
+ */
+async function interleaved(
+  url: string,
+  cases: Record<string, { filter: Record<string, unknown>; vary?: (filter: Record<string, unknown>) => Record<string, unknown> }>,
+  count: number,
+): Promise<Record<string, number[]>> {
+  const names = Object.keys(cases);
+  const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = -20; round < count; round++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(round + 20 + k) % names.length]!;
+      const { filter, vary = fresh } = cases[name]!;
+      const took = await post(url, FULL, vary(filter));
+      if (round >= 0) times[name]!.push(took); // the first 20 rounds warm up
+    }
+  }
+  for (const name of names) times[name]!.sort((a, b) => a - b);
+  return times;
 }
 
 async function throughput(url: string, concurrency: number, seconds: number): Promise<number> {
@@ -132,6 +134,17 @@ async function cpuPerRequest(service: Service, count: number): Promise<number> {
   return (cpuMs(service.child.pid!) - before) / count;
 }
 
+/**
+ * The service's CPU per full request (totals, facets, 20 nodes) of one filter: unlike latencies, hardly
+ * moved by other processes of a shared machine, so filters compare fairly.
+ */
+async function cpuPerFull(service: Service, filter: Record<string, unknown>, vary: (filter: Record<string, unknown>) => Record<string, unknown>, count: number): Promise<number> {
+  for (let i = 0; i < 20; i++) await post(service.url, FULL, vary(filter));
+  const before = cpuMs(service.child.pid!);
+  for (let i = 0; i < count; i++) await post(service.url, FULL, vary(filter));
+  return (cpuMs(service.child.pid!) - before) / count;
+}
+
 /** The service's last "read model built" log line, if this version logs one. */
 function buildLine(log: string): Record<string, unknown> | undefined {
   const lines = log.split('\n').filter((l) => l.includes('"read model built"'));
@@ -154,6 +167,18 @@ async function scenarios(service: Service): Promise<Record<string, string>> {
   const literal = await latencies(service.url, FULL, { searchTerm: 'konsert' }, Math.ceil(runs / 2));
   const approximate = await latencies(service.url, FULL, { searchTerm: 'konsrt' }, Math.ceil(runs / 2));
   const grouped = await latencies(service.url, FULL, { groupRepetitionsByDay: true }, Math.ceil(runs / 2));
+  const mixed = await interleaved(
+    service.url,
+    {
+      plain: { filter: {} },
+      near: { filter: { near: { latitude: 59.9139, longitude: 10.7522, radiusKm: 10 } } },
+      municipality: { filter: { municipality: 'Oslo' } },
+      when: { filter: { when: 'THIS_WEEKEND' }, vary: freshWhen },
+    },
+    runs,
+  );
+  const { plain, near, municipality, when } = mixed as Record<'plain' | 'near' | 'municipality' | 'when', number[]>;
+  const ratio = (times: number[]) => (percentile(times, 0.95) / percentile(plain, 0.95)).toFixed(2);
   return {
     'cold filter p50': ms(percentile(full, 0.5)),
     'p95': ms(percentile(full, 0.95)),
@@ -161,6 +186,12 @@ async function scenarios(service: Service): Promise<Record<string, string>> {
     'literal search p95': ms(percentile(literal, 0.95)),
     'approximate p95': ms(percentile(approximate, 0.95)),
     'grouped p95': ms(percentile(grouped, 0.95)),
+    'interleaved: plain p50/p95': `${ms(percentile(plain, 0.5))}/${ms(percentile(plain, 0.95))}`,
+    'near p50/p95': `${ms(percentile(near, 0.5))}/${ms(percentile(near, 0.95))}`,
+    'municipality p50/p95': `${ms(percentile(municipality, 0.5))}/${ms(percentile(municipality, 0.95))}`,
+    'when p50/p95': `${ms(percentile(when, 0.5))}/${ms(percentile(when, 0.95))}`,
+    'near/plain p95': ratio(near),
+    'when/plain p95': ratio(when),
   };
 }
 
@@ -169,8 +200,15 @@ const rows: Record<string, string | number>[] = [];
 for (const size of sizes) {
   const schema = `bench_${process.env['BENCH_TAG'] ?? ''}${size}`;
   const env = { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, DEMO_EVENTS: '0' };
+  // No schema yet (psql fails): nothing seeded.
   const count = Number(
-    execFileSync('psql', [databaseUrl, '-Atc', `select count(*) from ${schema}.events`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || '0',
+    (() => {
+      try {
+        return execFileSync('psql', [databaseUrl, '-Atc', `select count(*) from ${schema}.events`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      } catch {
+        return '0';
+      }
+    })() || '0',
   );
   if (count < size) {
     const started = performance.now();
@@ -188,6 +226,11 @@ for (const size of sizes) {
     const row: Record<string, string | number> = { events: size, ...(await scenarios(service)) };
     row['req/s at 10'] = (await throughput(service.url, 10, throughputSeconds)).toFixed(1);
     row['CPU ms/page'] = (await cpuPerRequest(service, Math.min(runs * 2, 500))).toFixed(2);
+    const cpuRuns = Math.min(runs * 2, 500);
+    const plainCpu = await cpuPerFull(service, {}, fresh, cpuRuns);
+    const nearCpu = await cpuPerFull(service, { near: { latitude: 59.9139, longitude: 10.7522, radiusKm: 10 } }, fresh, cpuRuns);
+    const whenCpu = await cpuPerFull(service, { when: 'THIS_WEEKEND' }, freshWhen, cpuRuns);
+    row['CPU ms/full: plain, near, when'] = [plainCpu, nearCpu, whenCpu].map((n) => n.toFixed(2)).join(', ');
     const built = buildLine(service.log());
     if (built) {
       row['build s'] = (Number(built['ms']) / 1000).toFixed(2);

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { clockFrom, type Config } from './config.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/open-database.js';
+import { openDatabase, type DatabaseHandle } from './db/open-database.js';
+import { prepareSchema } from './db/prepare-schema.js';
 import { LATEST_MIGRATION } from './db/migrations/index.js';
 import type { Readiness } from './http/health.js';
 import { StartupError } from './startup-error.js';
@@ -12,8 +13,12 @@ import { createEnveloped } from './plugins/index.js';
 import { ReadModel } from './read-model/read-model.js';
 import { UsageRecorder } from './plugins/use-usage-counts.js';
 import { createHttpServer, shutdownHttpServer } from './http/server.js';
+import { watchPools } from './telemetry/metrics.js';
+import { listeningBaseUrl, withPublicBaseUrl } from './http/with-public-base-url.js';
 import { connectRedis } from './redis/redis-circuit.js';
-import { createCircuitRedisCache } from './redis/redis-response-cache.js';
+import { AnswerCache } from './http/answer-cache.js';
+import { CallerIdentity } from './identity/caller-identity.js';
+import { RESPONSE_TTL_MS } from './plugins/use-response-cache-policy.js';
 import { loadPersistedDocuments, PersistedQueryStore } from './http/persisted-queries.js';
 
 export interface RunningService {
@@ -41,6 +46,10 @@ export interface StartOptions {
   usageFlushIntervalMs?: number;
   /** How often the read model looks at the data version besides LISTEN (tests of LISTEN alone raise it). @default 1000 */
   dataVersionPollMs?: number;
+  /** How long a read-model snapshot is kept before the same version is read afresh (tests shorten it). @default a day */
+  readModelRereadMs?: number;
+  /** TTL of cached answers per root field, merged over the defaults (tests shorten them). @default RESPONSE_TTL_MS */
+  responseTtlMs?: Readonly<Record<string, number>>;
   /** Execute with graphql-jit (see docs/transport.md for the measurement). @default true */
   jit?: boolean;
 }
@@ -60,9 +69,13 @@ export async function startService(config: Config, options: StartOptions = {}): 
       statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
       waitMs: config.DATABASE_WAIT_SECONDS * 1000,
       logger,
+      readUrls: config.DATABASE_READ_URL,
+      listenUrl: config.DATABASE_LISTEN_URL,
     }));
-  await migrateToLatest(database.db);
-  if (options.seedWhenEmpty ?? true) {
+  // MIGRATE=auto migrates (refusing a read-only database); off refuses a schema older than this code.
+  await prepareSchema(database, config.MIGRATE, logger);
+  // Never on a read-only database (a replica): it could not be written, and the primary seeds its own.
+  if ((options.seedWhenEmpty ?? true) && !database.readOnly) {
     // Loaded only when asked for: the demo generator is large and tests never seed.
     const { seedDemoCalendarIfEmpty } = await import('./import/seed-if-empty.js');
     const seeded = await seedDemoCalendarIfEmpty(database.db, { events: config.DEMO_EVENTS, today: clock() });
@@ -83,27 +96,49 @@ export async function startService(config: Config, options: StartOptions = {}): 
     flushIntervalMs: options.usageFlushIntervalMs,
   });
 
-  const readModel = new ReadModel({ db: database.db, clock, logger, listen: database.listenForDataVersions, pollIntervalMs: options.dataVersionPollMs });
+  // Reads (the read model, records, key lookups) go to the replicas when there are any; usage counts to the primary.
+  const readModel = new ReadModel({
+    db: database.readDb,
+    clock,
+    logger,
+    listen: database.listenForDataVersions,
+    pollIntervalMs: options.dataVersionPollMs,
+    rereadAfterMs: options.readModelRereadMs,
+  });
   await readModel.start();
+  // A read-only DATABASE_URL takes no writes: usage is not counted, rather than failing every flush.
+  if (database.readOnly) logger.warn('the database of DATABASE_URL is read-only: usage counts are not recorded (point DATABASE_URL at the primary to count them)');
+  // One key cache for the pipeline and the response cache's hits (which answer before the pipeline runs).
+  const callerIdentity = new CallerIdentity({ db: database.readDb, logger, databaseHealth: database.health, cacheTtlMs: options.apiKeyCacheTtlMs });
+  // The response cache: keyed by the read model's data version, so an import is seen at once.
+  const answers =
+    config.RESPONSE_CACHE === 'on' ? new AnswerCache({ dataVersion: () => readModel.requestVersion(), shared: redis, namespace, logger }) : undefined;
   const getEnveloped = createEnveloped({
     schema,
-    db: database.db,
+    db: database.readDb,
     readModel,
     databaseHealth: database.health,
     logger,
     clock,
     eventLinkBase: config.PUBLIC_SITE_URL,
-    responseCache: { namespace, store: redis ? createCircuitRedisCache(redis) : undefined },
-    usage,
-    apiKeyCacheTtlMs: options.apiKeyCacheTtlMs,
+    callerIdentity,
+    responseTtlPerRootField: options.responseTtlMs ? { ...RESPONSE_TTL_MS, ...options.responseTtlMs } : undefined,
+    usage: database.readOnly ? undefined : usage,
     jit: options.jit,
   });
   const persistedQueries = new PersistedQueryStore({ trusted: loadPersistedDocuments(), redis, namespace });
+  // Demo picture URLs are absolute under this (docs/using-the-api.md#the-demo-calendars-pictures); the port is known once listening.
+  let publicBaseUrl = config.PUBLIC_BASE_URL;
   const server = createHttpServer({
-    getEnveloped,
+    getEnveloped: withPublicBaseUrl(getEnveloped, () => publicBaseUrl),
     persistedQueries,
     schemaSource,
     logger,
+    answers,
+    // GET /events.ics reads the same read model and records as the API (docs/feeds.md).
+    icsFeed: { readModel, db: database.readDb, clock, eventLinkBase: config.PUBLIC_SITE_URL },
+    identity: callerIdentity,
+    usage: database.readOnly ? undefined : usage,
     checkReady: () => readiness(database, readModel),
     maxInFlight: config.MAX_IN_FLIGHT_REQUESTS,
     executionTimeoutMs: config.REQUEST_TIMEOUT_MS,
@@ -125,8 +160,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
     throw new StartupError(`Cannot listen on ${config.HOST}:${config.PORT}: ${listenFailure(error)}`);
   }
   const { port } = server.address() as AddressInfo;
+  publicBaseUrl ??= listeningBaseUrl(config.HOST, port);
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const url = `http://${host}:${port}/graphQL`;
+  // The pool's connections in /metrics while this service runs.
+  const unwatchPools = database.poolStats ? watchPools(database.poolStats) : () => undefined;
   return {
     url,
     server,
@@ -139,6 +177,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       await usage.close();
       await readModel.close();
       if (redis) await redis.redis.quit().catch(() => redis.redis.disconnect());
+      unwatchPools();
       if (!options.database) await database.close();
     },
   };

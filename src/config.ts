@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { malformedPostgresUrl, readReplicaUrls } from './db/postgres-url.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -21,6 +22,21 @@ const ConfigSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: integer(0, 3_600_000).default(5000),
   /** How long start-up waits for a database that does not answer yet (0: try once). */
   DATABASE_WAIT_SECONDS: integer(0, 86_400).default(60),
+  /** Read replicas (postgres:// URLs, comma-separated): API reads go there, writes to DATABASE_URL. */
+  DATABASE_READ_URL: z
+    .string()
+    .transform((value, context) => readReplicaUrls(value, context))
+    .optional(),
+  /** A direct connection for LISTEN (behind PgBouncer in transaction mode); unset: DATABASE_URL when writable. */
+  DATABASE_LISTEN_URL: z
+    .string()
+    .superRefine((url, context) => {
+      const problem = malformedPostgresUrl(url);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
+  /** `auto`: migrate at start (needs a writable database); `off`: never, and refuse a schema older than the code. */
+  MIGRATE: z.enum(['auto', 'off'], { error: 'must be auto or off' }).default('auto'),
   /** Longest a GraphQL request may run; past it the answer is 503 (a database that stopped answering). */
   REQUEST_TIMEOUT_MS: integer(100, 600_000).default(6000),
   /** GraphQL executions at once per process; more are answered 503 at once (load shedding). */
@@ -31,10 +47,26 @@ const ConfigSchema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(1000, 600_000).default(5000),
   /** Open client connections per process; more are refused. */
   HTTP_MAX_CONNECTIONS: integer(1, 1_000_000).default(10_000),
+  /** Worker processes behind the one port (node:cluster); `auto`: one per core. 1: a single process, no cluster. */
+  WORKERS: z
+    .string()
+    .refine((value) => value === 'auto' || (/^\d{1,3}$/.test(value) && Number(value) >= 1 && Number(value) <= 256), {
+      error: 'must be auto (one worker per core) or a whole number of worker processes from 1 to 256',
+    })
+    .transform((value): 'auto' | number => (value === 'auto' ? 'auto' : Number(value)))
+    .default(1),
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier').default('public'),
   CALENDAR_DATA_DIR: z.string().min(1).default('./.data'),
   PUBLIC_SITE_URL: z.url({ protocol: /^https?$/ }).default('https://kalender.example.no/arrangement'),
+  /** This service as readers' browsers reach it (demo picture URLs); unset: the listening address. */
+  PUBLIC_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://api.example.no' })
+    .refine((url) => !/[?#]/.test(url), 'must have no query or fragment (a base URL such as https://api.example.no or https://example.no/calendar)')
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  /** The response cache (in this process, and in Redis when REDIS_URL is set); off only to measure or debug the pipeline. */
+  RESPONSE_CACHE: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO_EVENTS: z.coerce.number().int().min(0).max(1_000_000).default(2000),
   /** Testing aid: a fixed "now" (ISO 8601) instead of the wall clock. */
@@ -59,6 +91,14 @@ const ConfigSchema = z.object({
   /** The ratio of the traceidratio samplers, 0 to 1. */
   OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
   OTEL_SERVICE_NAME: z.string().min(1).optional(),
+}).superRefine((config, context) => {
+  // Replicas serve reads only: writes (usage counts, start-up migration) need the primary.
+  if (config.DATABASE_READ_URL && !config.DATABASE_URL) {
+    context.addIssue({ code: 'custom', path: ['DATABASE_READ_URL'], message: 'needs DATABASE_URL (the primary) as well' });
+  }
+  if (config.DATABASE_LISTEN_URL && !config.DATABASE_URL) {
+    context.addIssue({ code: 'custom', path: ['DATABASE_LISTEN_URL'], message: 'needs DATABASE_URL as well (the embedded database has no LISTEN)' });
+  }
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

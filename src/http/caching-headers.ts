@@ -21,18 +21,26 @@ export interface Freshness {
 /**
  * `Cache-Control` of a cacheable GET answer, from the same TTL as our response cache: browsers and
  * CDNs keep it for what remains of that TTL, and a CDN may serve it stale for half a TTL more while
- * it revalidates. Undefined when nothing remains (the caller sends no-store).
+ * it revalidates. An answer served stale by our own cache (while it is refreshed) has max-age=0.
  */
-export function publicCacheControl(freshness: Freshness): string | undefined {
-  const remaining = Math.floor((freshness.ttlMs - freshness.ageMs) / 1000);
-  if (!Number.isFinite(remaining) || remaining <= 0) return undefined;
+export function publicCacheControl(freshness: Freshness): string {
+  // Whole seconds, so that Age + max-age is the TTL: `Age` is the age in whole seconds, floored.
+  const remaining = Math.max(0, Math.floor(freshness.ttlMs / 1000) - Math.floor(freshness.ageMs / 1000));
   const stale = Math.floor(freshness.ttlMs / 2000);
   return `public, max-age=${remaining}, s-maxage=${remaining}, stale-while-revalidate=${stale}`;
 }
 
-/** A strong validator over the exact bytes and their media type. */
-export function entityTag(body: string, mediaType: string): string {
-  return `"${createHash('sha256').update(mediaType).update('\n').update(body).digest('base64url').slice(0, 32)}"`;
+/** A digest of a body's bytes, for entity tags: 27 characters of base64url SHA-256 (160 bits). */
+export function bodyTag(body: string | Buffer): string {
+  return createHash('sha256').update(body).digest('base64url').slice(0, 27);
+}
+
+/**
+ * A strong validator of one representation: the tag of the body's bytes, and a suffix per media
+ * type (the same bytes sent as application/graphql-response+json are another representation).
+ */
+export function entityTag(bodyTag: string, mediaType: string): string {
+  return mediaType === 'application/graphql-response+json' ? `"${bodyTag}-gr"` : `"${bodyTag}"`;
 }
 
 /** RFC 9110 If-None-Match with the weak comparison (a `W/` prefix is ignored). */

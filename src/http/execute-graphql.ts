@@ -1,9 +1,9 @@
 import { processRequest, type Request as HelixRequest } from 'graphql-helix';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Logger } from '../logger.js';
+import type { GraphQLContext } from '../schema/context.js';
 import type { GetEnveloped } from '../plugins/index.js';
-import { responseCacheFreshness } from '../plugins/use-shared-response-cache.js';
-import type { Freshness } from './caching-headers.js';
+import { responsePolicy, type ResponsePolicy } from '../plugins/use-response-cache-policy.js';
 import { serviceUnavailable } from '../schema/errors.js';
 import type { GraphQLParams } from './request-params.js';
 
@@ -12,8 +12,8 @@ export type { HelixRequest };
 export interface GraphQLOutcome {
   /** The GraphQL response; every error carries `extensions.code`. */
   result: ExecutionResult;
-  /** Set when the answer is in the shared response cache (stored now or served from it). */
-  freshness?: Freshness | undefined;
+  /** How long the answer may be shared, when the operation executed and its answer may be (without errors). */
+  policy?: ResponsePolicy | undefined;
 }
 
 /**
@@ -32,9 +32,11 @@ export async function executeGraphQL(
   params: GraphQLParams,
   logger: Logger,
   timeoutMs?: number,
+  background = false,
 ): Promise<GraphQLOutcome> {
-  // The plugins read the request (key, page URL) from here, and leave cache freshness keyed by it.
-  const context: Record<string, unknown> = { request };
+  // The plugins read the request (key, page URL) from here, and leave the cache policy keyed by it.
+  // `background`: a refresh of a cached answer, not a caller's request (usage counts skip it).
+  const context: Record<string, unknown> = background ? { request, background } : { request };
   const { parse, validate, contextFactory, execute, schema } = getEnveloped(context);
   let parseFailed = false;
   const execution = processRequest({
@@ -68,7 +70,7 @@ export async function executeGraphQL(
   if (outcome.status === 200) {
     // Errors raised while coercing variables have no code of their own: they are bad input.
     const errors = payload.errors?.map((e) => (e.extensions?.['code'] ? e : withCode(e, payload.data === undefined ? 'BAD_USER_INPUT' : 'INTERNAL_SERVER_ERROR')));
-    return { result: errors ? { ...payload, errors } : payload, freshness: responseCacheFreshness(context) };
+    return { result: errors ? { ...payload, errors } : payload, policy: boundedPolicy(context) };
   }
   if (outcome.status >= 500) {
     // Helix turns an unexpected throw (context building, a plugin) into a 500 carrying its message.
@@ -80,6 +82,20 @@ export async function executeGraphQL(
   const status = outcome.status === 405 ? 405 : 400;
   const errors = (payload.errors ?? []).map((e) => withCode(e, (e.extensions?.['code'] as string | undefined) ?? code, status));
   return { result: { errors } };
+}
+
+/**
+ * The response cache policy of the executed operation, shortened to what its answer says about
+ * itself: an answer bound to a moment (a `Filter.when` window's end, `freshUntil`) is fresh no longer,
+ * and not shareable at all once that moment has passed.
+ */
+function boundedPolicy(context: Record<string, unknown>): ResponsePolicy | undefined {
+  const policy = responsePolicy(context);
+  const { freshUntil, now } = context as Partial<Pick<GraphQLContext, 'freshUntil' | 'now'>>;
+  const until = policy && freshUntil && now ? freshUntil.instant() : null;
+  if (!policy || !until || !now) return policy;
+  const ttlMs = Math.min(policy.ttlMs, until.getTime() - now.getTime());
+  return ttlMs > 0 ? { ...policy, ttlMs } : undefined;
 }
 
 function codeForHelixError(errors: readonly GraphQLError[], status: number): string {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { entityTag, matchesIfNoneMatch } from './caching-headers.js';
+import { bodyTag, entityTag, matchesIfNoneMatch } from './caching-headers.js';
 
 export const SCHEMA_FILE_PATH = '/schema.graphql';
 
@@ -8,7 +8,7 @@ export const SCHEMA_FILE_PATH = '/schema.graphql';
  * schema was built from (one source), served as it is so comments and descriptions survive.
  */
 export function createSchemaFileHandler(sdl: string): (req: IncomingMessage, res: ServerResponse) => void {
-  const etag = entityTag(sdl, 'text/plain');
+  const etag = entityTag(bodyTag(sdl), 'text/plain');
   const headers = {
     'Cache-Control': 'public, max-age=300',
     ETag: etag,

@@ -3,13 +3,20 @@ import type { Logger } from '../logger.js';
 import type { GetEnveloped } from '../plugins/index.js';
 import { answerPreflight, setCorsHeaders } from './cors.js';
 import { handleGraphQL } from './graphql-route.js';
+import type { AnswerCache } from './answer-cache.js';
+import type { CallerIdentity } from '../identity/caller-identity.js';
+import type { UsageRecorder } from '../plugins/use-usage-counts.js';
 import { sendHealth, sendReadiness, type Readiness } from './health.js';
+import { sendMetrics } from './metrics-route.js';
 import { InFlightLimit } from './in-flight-limit.js';
 import { prefersHtml } from './negotiate.js';
 import type { PersistedQueryStore } from './persisted-queries.js';
 import { sendRequestError } from './respond.js';
 import { sendSandboxAsset, sendSandboxPage } from './sandbox.js';
 import { handleWidget } from './widget-route.js';
+import { handleIcsFeed, ICS_FEED_PATH, type IcsFeedOptions } from './ics-feed-route.js';
+import { sendDemoPicture } from './demo-pictures.js';
+import { DEMO_PICTURES_PREFIX } from '../import/demo-picture-path.js';
 import { createSchemaFileHandler, SCHEMA_FILE_PATH } from './schema-file.js';
 import { observeRequests } from '../telemetry/observe-requests.js';
 import { recordingOperationName, type RequestRecord } from '../telemetry/request-log.js';
@@ -34,6 +41,14 @@ export interface HttpServerOptions {
   keepAliveTimeoutMs?: number | undefined;
   /** Open connections at most; more are refused. @default 10000 */
   maxConnections?: number | undefined;
+  /** The response cache, in front of the GraphQL pipeline. @default none (every request executes) */
+  answers?: AnswerCache | undefined;
+  /** What GET /events.ics reads (docs/feeds.md); the response cache is `answers`. @default none (no feed route) */
+  icsFeed?: Omit<IcsFeedOptions, 'answers'> | undefined;
+  /** Resolves API keys of requests answered from the cache. */
+  identity: CallerIdentity;
+  /** Counts requests answered from the cache. @default none */
+  usage?: UsageRecorder | undefined;
 }
 
 /** The spec names `/graphQL`; the lower-case spelling is accepted too. */
@@ -71,17 +86,29 @@ export function createHttpServer(options: HttpServerOptions): Server {
         maxBodyBytes: options.maxBodyBytes,
         inFlight,
         executionTimeoutMs: options.executionTimeoutMs ?? 6000,
+        answers: options.answers,
+        identity: options.identity,
+        usage: options.usage,
+        record,
       });
     }
-    if (path === SCHEMA_FILE_PATH || path === '/health' || path === '/ready' || path.startsWith('/sandbox/')) {
+    if (path === SCHEMA_FILE_PATH || path === '/health' || path === '/ready' || path === '/metrics' || path.startsWith('/sandbox/')) {
       if (!isGetOrHead(req)) return methodNotAllowed(res, 'GET, HEAD, OPTIONS');
       if (path === SCHEMA_FILE_PATH) return sendSchemaFile(req, res);
       if (path === '/health') return sendHealth(res);
+      if (path === '/metrics') return sendMetrics(res, options.logger);
       if (path === '/ready') return sendReadiness(res, options.checkReady);
       if (sendSandboxAsset(req, res, path)) return;
     }
+    if (path === ICS_FEED_PATH && options.icsFeed) {
+      if (!isGetOrHead(req)) return methodNotAllowed(res, 'GET, HEAD, OPTIONS');
+      return handleIcsFeed(req, res, url, { ...options.icsFeed, answers: options.answers });
+    }
     if (path === '/widget' || path.startsWith('/widget/')) {
       if (await handleWidget(req, res, url)) return;
+    }
+    if (path.startsWith(DEMO_PICTURES_PREFIX)) {
+      if (sendDemoPicture(req, res, path)) return;
     }
     return notFound(req, res, path);
   };

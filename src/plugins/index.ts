@@ -1,7 +1,6 @@
 import { envelop, useEngine, useSchema, type Plugin } from '@envelop/core';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { useParserCache } from '@envelop/parser-cache';
-import type { Cache } from '@envelop/response-cache';
 import { useValidationCache } from '@envelop/validation-cache';
 import * as graphql from 'graphql';
 import type { GraphQLSchema } from 'graphql';
@@ -11,6 +10,7 @@ import { DatabaseHealth } from '../db/database-health.js';
 import type { Logger } from '../logger.js';
 import { activeTracing } from '../telemetry/tracing.js';
 import { ReadModel } from '../read-model/read-model.js';
+import { CallerIdentity } from '../identity/caller-identity.js';
 import { useApiKey } from './use-api-key.js';
 import { useCalendarContext } from './use-calendar-context.js';
 import { useDescriptiveValidationErrors } from './use-descriptive-validation-errors.js';
@@ -19,7 +19,7 @@ import { useLoggedMaskedErrors } from './use-logged-masked-errors.js';
 import { useQueryLimits, type QueryLimitsOptions } from './use-query-limits.js';
 import { useReadOnlyOperations } from './use-read-only-operations.js';
 import { useStringInputRules } from './use-string-input-rules.js';
-import { useSharedResponseCache } from './use-shared-response-cache.js';
+import { useResponseCachePolicy } from './use-response-cache-policy.js';
 import { useUsageCounts, type UsageRecorder } from './use-usage-counts.js';
 
 export interface PluginOptions {
@@ -32,8 +32,10 @@ export interface PluginOptions {
   logger: Logger;
   clock?: () => Date;
   eventLinkBase: string;
-  /** Shared response cache; off when absent (resolver tests change data and "now" between operations). @default undefined */
-  responseCache?: { store?: Cache; namespace?: string } | undefined;
+  /** TTL of answers per root field (tests shorten it). @default RESPONSE_TTL_MS */
+  responseTtlPerRootField?: Readonly<Record<string, number>> | undefined;
+  /** Resolves API keys; the HTTP layer's cache hits share it. @default one of its own */
+  callerIdentity?: CallerIdentity | undefined;
   /** Counts requests per caller; off when absent. @default undefined */
   usage?: UsageRecorder | undefined;
   /** TTL in ms of the in-process API key cache (a revocation takes effect within it). @default 60000 */
@@ -73,11 +75,16 @@ export function createEnveloped(options: PluginOptions) {
     // onExecuteDone hooks run in this list's order. Nulls `data` on invalid arguments.
     useInvalidArgumentsNullData(),
     useLoggedMaskedErrors({ logger: options.logger, databaseHealth }),
-    // Answers with errors are never cached, so the two plugins above may sit on either side of it.
-    options.responseCache ? useSharedResponseCache({ ...options.responseCache, dataVersion: () => readModel.version, logger: options.logger }) : undefined,
-    // After the response cache: the key notice is added on the way out, never stored in the shared
-    // answer, so callers with and without a key share every cached answer.
-    useApiKey({ db: options.db, logger: options.logger, databaseHealth, cacheTtlMs: options.apiKeyCacheTtlMs }),
+    // How long the answer may be shared, read by the HTTP layer's response cache (src/http/answer-cache.ts),
+    // which answers hits before this pipeline runs and never stores answers with errors.
+    useResponseCachePolicy({ ttlPerRootField: options.responseTtlPerRootField }),
+    // The key notice is added here, on the way out; the HTTP layer keeps it out of what it stores,
+    // so callers with and without a key share every cached answer.
+    useApiKey({
+      identity:
+        options.callerIdentity ??
+        new CallerIdentity({ db: options.db, logger: options.logger, databaseHealth, cacheTtlMs: options.apiKeyCacheTtlMs }),
+    }),
     // After useApiKey: counts the caller that plugin resolved while building the context.
     options.usage ? useUsageCounts({ recorder: options.usage }) : undefined,
   ];

@@ -1,114 +1,23 @@
 import { isAsyncIterable, type Plugin } from '@envelop/core';
 import type { ExecutionResult } from 'graphql';
-import type { Kysely } from 'kysely';
-import { isDatabaseUnavailable } from '../db/connection-errors.js';
-import type { Database } from '../db/database.js';
-import type { DatabaseHealth } from '../db/database-health.js';
-import { findApiKeyByHash, type ApiKeyIdentity } from '../db/repositories/api-keys.js';
-import { hashApiKey } from '../domain/api-key-hash.js';
-import type { Logger } from '../logger.js';
+import type { CallerContext, CallerIdentity } from '../identity/caller-identity.js';
 
-/**
- * Who is calling. Spec, authentication: "The key is identity, not security"; an unknown or revoked
- * key is handled as anonymous, and the answer says so in `extensions.notice`.
- */
-export type Caller =
-  | { status: 'anonymous' }
-  | { status: 'keyed'; keyHash: string; application: string }
-  | { status: 'unknown' | 'revoked' };
-
-/** The request as the HTTP layer hands it over (graphql-helix's request shape). */
-export interface IncomingRequestView {
-  headers: Record<string, string | string[] | undefined>;
-  query?: Record<string, unknown>;
-}
-
-export interface CallerContext {
-  request?: IncomingRequestView;
-  caller?: Caller;
-}
-
-export const UNKNOWN_KEY_NOTICE =
-  'The API key sent with this request (X-Api-Key header or key parameter) is not known, so the request was answered as anonymous. ' +
-  'Check the key for typing errors, or leave it out: no key is required.';
-export const REVOKED_KEY_NOTICE =
-  'The API key sent with this request (X-Api-Key header or key parameter) has been revoked, so the request was answered as anonymous. ' +
-  'Ask the calendar for a new key, or leave it out: no key is required.';
+export { headerValue, type Caller, type CallerContext, type IncomingRequestView } from '../identity/caller-identity.js';
 
 export interface ApiKeyOptions {
-  db: Kysely<Database>;
-  logger: Logger;
-  /** Where a lookup that fails for an outage is reported (once per episode, not per request). */
-  databaseHealth?: DatabaseHealth | undefined;
-  /** How long a looked-up key (known or not) is reused before the database is asked again; a revocation takes effect within it. @default 60000 */
-  cacheTtlMs?: number;
-  /** Keys remembered at most (oldest dropped first). @default 10000 */
-  maxCachedKeys?: number;
+  /** Resolves keys (shared with the response cache's hits, so both see one key cache). */
+  identity: CallerIdentity;
 }
-
-/** A header's first value. */
-export function headerValue(request: IncomingRequestView | undefined, name: string): string | undefined {
-  const value = request?.headers[name];
-  const first = Array.isArray(value) ? value[0] : value;
-  return first === undefined || first.trim() === '' ? undefined : first.trim();
-}
-
-/** Spec: the key comes in `X-Api-Key`, or "where headers cannot be set, in the query-string parameter key". */
-function sentKey(request: IncomingRequestView | undefined): string | undefined {
-  const fromHeader = headerValue(request, 'x-api-key');
-  if (fromHeader !== undefined) return fromHeader;
-  const fromQuery = request?.query?.['key'];
-  return typeof fromQuery === 'string' && fromQuery.trim() !== '' ? fromQuery.trim() : undefined;
-}
-
-/** Keys are `hsk_` plus printable characters; anything else cannot be one, so the database is not asked. */
-const KEY_SHAPE = /^hsk_[\x21-\x7e]{1,200}$/;
 
 /**
- * Resolves the caller's key into `context.caller` (through a small in-process cache with a short
- * TTL: a known key costs no database read per request), and adds the notice to the answer.
+ * Resolves the caller's key into `context.caller` and adds the notice to the answer. Spec,
+ * authentication: "The key is identity, not security"; an unknown or revoked key is handled as
+ * anonymous, and the answer says so in `extensions.notice`.
  *
- * Order: after the response cache, so the notice is added to the answer on its way out and never
- * stored in the shared cache: every caller shares the same cached answers.
+ * The HTTP layer keeps the notice out of the answer it stores, so every caller shares the same
+ * cached answers.
  */
 export function useApiKey(options: ApiKeyOptions): Plugin<CallerContext> {
-  const ttlMs = options.cacheTtlMs ?? 60_000;
-  const maxKeys = options.maxCachedKeys ?? 10_000;
-  const cache = new Map<string, { expires: number; identity: Promise<ApiKeyIdentity | undefined> }>();
-
-  const lookup = (keyHash: string): Promise<ApiKeyIdentity | undefined> => {
-    const now = Date.now();
-    const cached = cache.get(keyHash);
-    if (cached && cached.expires > now) return cached.identity;
-    // The promise is cached, so concurrent first requests with one key share one read.
-    const identity = findApiKeyByHash(options.db, keyHash);
-    cache.delete(keyHash);
-    cache.set(keyHash, { expires: now + ttlMs, identity });
-    identity.catch(() => cache.delete(keyHash));
-    for (const oldest of cache.keys()) {
-      if (cache.size <= maxKeys) break;
-      cache.delete(oldest);
-    }
-    return identity;
-  };
-
-  const resolveCaller = async (request: IncomingRequestView | undefined): Promise<Caller> => {
-    const key = sentKey(request);
-    if (key === undefined) return { status: 'anonymous' };
-    if (!KEY_SHAPE.test(key)) return { status: 'unknown' };
-    try {
-      const identity = await lookup(hashApiKey(key));
-      if (!identity) return { status: 'unknown' };
-      if (identity.revoked) return { status: 'revoked' };
-      return { status: 'keyed', keyHash: identity.keyHash, application: identity.application };
-    } catch (error) {
-      // Identity never fails a request: without the database we cannot tell, so no notice either.
-      if (isDatabaseUnavailable(error) && options.databaseHealth) options.databaseHealth.reportFailure(error);
-      else options.logger.warn({ err: error }, 'API key lookup failed; answering as anonymous');
-      return { status: 'anonymous' };
-    }
-  };
-
   const withNotice = (result: ExecutionResult, notice: string): ExecutionResult => ({
     ...result,
     extensions: { ...result.extensions, notice },
@@ -116,12 +25,12 @@ export function useApiKey(options: ApiKeyOptions): Plugin<CallerContext> {
 
   return {
     async onContextBuilding({ context, extendContext }) {
-      extendContext({ caller: await resolveCaller(context.request) });
+      extendContext({ caller: await options.identity.resolve(context.request) });
     },
     onExecute({ args }) {
       const caller = (args.contextValue as CallerContext).caller;
-      if (caller?.status !== 'unknown' && caller?.status !== 'revoked') return;
-      const notice = caller.status === 'unknown' ? UNKNOWN_KEY_NOTICE : REVOKED_KEY_NOTICE;
+      const notice = caller && options.identity.notice(caller);
+      if (notice === undefined) return;
       return {
         onExecuteDone({ result, setResult }) {
           if (!isAsyncIterable(result)) setResult(withNotice(result, notice));

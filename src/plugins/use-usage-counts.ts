@@ -6,7 +6,8 @@ import type { DatabaseHealth } from '../db/database-health.js';
 import { addUsageCounts, type UsageCount } from '../db/repositories/usage-counts.js';
 import { osloWallClock } from '../domain/oslo-time.js';
 import type { Logger } from '../logger.js';
-import { headerValue, type CallerContext } from './use-api-key.js';
+import { countUsageFlushFailure } from '../telemetry/metrics.js';
+import { headerValue, type Caller, type CallerContext, type IncomingRequestView } from '../identity/caller-identity.js';
 
 export interface UsageRecorderOptions {
   db: Kysely<Database>;
@@ -48,13 +49,14 @@ export class UsageRecorder {
 
   record(caller: { keyHash: string; clientId: string; pageOrigin: string }): void {
     if (this.closed) return;
-    const day = osloWallClock(this.clock()).date;
+    const day = this.dayNow();
     if (day !== this.today) {
       this.today = day;
       this.pairsToday.clear();
     }
     const counted = this.withinPairBound(caller);
-    const id = JSON.stringify([day, counted.keyHash, counted.clientId, counted.pageOrigin]);
+    // None of the parts holds a newline (a day, a hex hash, a printable client id, a URL origin).
+    const id = `${day}\n${counted.keyHash}\n${counted.clientId}\n${counted.pageOrigin}`;
     const count = this.pending.get(id);
     if (count) count.requests += 1;
     else this.pending.set(id, { day, ...counted, requests: 1 });
@@ -64,6 +66,18 @@ export class UsageRecorder {
       this.timer.unref();
     }
   }
+
+  /** The Oslo calendar day now; worked out at most once a second (it is on every request's path). */
+  private dayNow(): string {
+    const now = this.clock().getTime();
+    if (now < this.dayCheckedAt || now - this.dayCheckedAt >= 1000) {
+      this.dayCheckedAt = now;
+      this.checkedDay = osloWallClock(new Date(now)).date;
+    }
+    return this.checkedDay;
+  }
+  private dayCheckedAt = Number.NEGATIVE_INFINITY;
+  private checkedDay = '';
 
   private withinPairBound(caller: { keyHash: string; clientId: string; pageOrigin: string }) {
     const pair = `${caller.clientId}\n${caller.pageOrigin}`;
@@ -97,6 +111,7 @@ export class UsageRecorder {
     try {
       await addUsageCounts(this.options.db, [...batch.values()]);
     } catch (error) {
+      countUsageFlushFailure();
       if (isDatabaseUnavailable(error) && this.options.databaseHealth) this.options.databaseHealth.reportFailure(error);
       else this.options.logger.warn({ err: error, rows: batch.size }, 'writing usage counts failed; keeping them for the next flush');
       for (const [id, count] of batch) {
@@ -125,18 +140,22 @@ function clientId(value: string | undefined): string {
 }
 
 /**
- * Counts each executed request per key (anonymous for none, unknown or revoked keys), client id and
- * page origin. Order: after useApiKey, whose context step resolves the caller this one counts.
+ * Counts one request of this caller, with its client id and page origin (anonymous for none,
+ * unknown or revoked keys). Used by the pipeline below and by the response cache's hits.
  */
+export function countRequest(recorder: UsageRecorder, caller: Caller | undefined, request: IncomingRequestView | undefined): void {
+  recorder.record({
+    keyHash: caller?.status === 'keyed' ? caller.keyHash : '',
+    clientId: clientId(headerValue(request, 'x-client-id')),
+    pageOrigin: pageOrigin(headerValue(request, 'x-page-url')),
+  });
+}
+
+/** Counts each executed request. Order: after useApiKey, whose context step resolves the caller this one counts. */
 export function useUsageCounts(options: { recorder: UsageRecorder }): Plugin<CallerContext> {
   return {
     onContextBuilding({ context }) {
-      const caller = context.caller;
-      options.recorder.record({
-        keyHash: caller?.status === 'keyed' ? caller.keyHash : '',
-        clientId: clientId(headerValue(context.request, 'x-client-id')),
-        pageOrigin: pageOrigin(headerValue(context.request, 'x-page-url')),
-      });
+      if (!context.background) countRequest(options.recorder, context.caller, context.request);
     },
   };
 }

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import { typedArrayBytes, type CalendarSnapshot } from './calendar-snapshot.js';
-import { loadSnapshot } from './load-snapshot.js';
+import { loadSnapshot, RETAINED_ENDED_MS } from './load-snapshot.js';
+import { observeReadModelBuild } from '../telemetry/metrics.js';
 
 /** Subscribes to data-version notices; resolves to a function that stops listening. */
 export type ListenForDataVersions = (handlers: {
@@ -20,6 +21,11 @@ export interface ReadModelOptions {
   listen?: ListenForDataVersions | undefined;
   /** The backstop: how often the current version is read. @default 1000 */
   pollIntervalMs?: number | undefined;
+  /**
+   * How long (in real time, not the service clock) a snapshot is kept before the same version is
+   * read afresh, dropping the dates that ended meanwhile. @default RETAINED_ENDED_MS (a day)
+   */
+  rereadAfterMs?: number | undefined;
 }
 
 const newer = (a: string, b: string) => BigInt(a) > BigInt(b);
@@ -45,6 +51,8 @@ export async function announceDataVersion(): Promise<void> {
  */
 export class ReadModel {
   private current: CalendarSnapshot | null = null;
+  /** When (performance.now()) the current snapshot was read. */
+  private builtAt = 0;
   /** Newest version known to exist. */
   private known: string | null = null;
   /** Requests wait for a snapshot at least this new (in-process imports, a moved statement). */
@@ -98,6 +106,17 @@ export class ReadModel {
   }
 
   /**
+   * The data version a request starting now reads at (what the response cache keys answers by):
+   * the current snapshot's, or, before the first one or while a newer version this process must see
+   * is built, the version of the snapshot it waits for.
+   */
+  requestVersion(): string | Promise<string> {
+    const current = this.current;
+    if (current && (this.required === null || !newer(this.required, current.version))) return current.version;
+    return this.snapshot().then((snapshot) => snapshot.version);
+  }
+
+  /**
    * The snapshot to answer from: the current one, unless none exists yet or a version this process
    * must see (an import it ran, a newer version a statement saw) is not built yet.
    */
@@ -135,6 +154,11 @@ export class ReadModel {
       const version = await this.readVersion();
       // Also retries a first build that failed (the database was away): there is no snapshot yet.
       if (version !== undefined) this.notice(version);
+      // A snapshot keeps the dates that had not ended when it was read: without an import for days,
+      // dates long past would pile up in every walk. Read the same version afresh once a day. Real
+      // time, not the service clock: a clock a test sets back and forth must not drop dates it needs.
+      const rereadAfterMs = this.options.rereadAfterMs ?? RETAINED_ENDED_MS;
+      if (this.current && !this.building && performance.now() - this.builtAt >= rereadAfterMs) void this.build().catch(() => undefined);
     } catch {
       // The database health reports outages; the next poll tries again.
     }
@@ -153,8 +177,13 @@ export class ReadModel {
         for (let round = 1; ; round++) {
           const started = performance.now();
           const heapBefore = process.memoryUsage().heapUsed;
+          const readAt = performance.now();
           const snapshot = await loadSnapshot(this.db, this.options.clock());
-          if (!this.current || !newer(this.current.version, snapshot.version)) this.current = snapshot;
+          if (!this.current || !newer(this.current.version, snapshot.version)) {
+            this.current = snapshot;
+            this.builtAt = readAt;
+          }
+          observeReadModelBuild((this.current ?? snapshot).version, (performance.now() - started) / 1000);
           this.logger.info(
             {
               version: snapshot.version,

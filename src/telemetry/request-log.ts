@@ -21,8 +21,8 @@ export interface RequestRecord {
  */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._~:;@/+=,-]{1,128}$/;
 
-/** Orchestrators poll these every few seconds: logged at `debug` so they do not drown the requests. */
-const PROBE_PATHS = new Set(['/health', '/ready']);
+/** Orchestrators and Prometheus poll these every few seconds: logged at `debug` so they do not drown the requests. */
+const PROBE_PATHS = new Set(['/health', '/ready', '/metrics']);
 
 /** Paths are cut in the log past this length (a 16 KB URL is still one readable line). */
 const MAX_LOGGED_PATH = 256;

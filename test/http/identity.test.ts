@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../../src/db/open-database.js';
 import { listUsageCounts } from '../../src/db/repositories/usage-counts.js';
 import { hashApiKey } from '../../src/domain/api-key-hash.js';
-import { REVOKED_KEY_NOTICE, UNKNOWN_KEY_NOTICE } from '../../src/plugins/use-api-key.js';
+import { REVOKED_KEY_NOTICE, UNKNOWN_KEY_NOTICE } from '../../src/identity/caller-identity.js';
 import { UsageRecorder } from '../../src/plugins/use-usage-counts.js';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';

@@ -9,7 +9,8 @@ import { importCalendar } from '../../src/import/import-calendar.js';
 import { runCalendar } from '../cli/calendar-process.js';
 import { createGraphQLRunner, type RunOperation } from '../support/graphql-runner.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { scrape } from '../support/prometheus-metrics.js';
+import { postGraphQL, startTestServer, type TestServer } from '../support/test-server.js';
 
 const NOW = new Date('2026-06-01T12:00:00+02:00');
 
@@ -113,6 +114,27 @@ describe(`read model (${databaseLabel}): one data version per answer`, () => {
     expect(result.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
     expect(result.errors?.[0]?.extensions?.['invalidArgs']).toEqual(['fromDate', 'hoursRange', 'pageSize']);
     expect(statements).toBe(0);
+  });
+});
+
+describe(`read model (${databaseLabel}): a service that runs for days without an import`, () => {
+  it('reads the same data version afresh after a while, dropping the dates that ended meanwhile', async () => {
+    let now = NOW;
+    // "A day" shortened to 1 s of real time; the service clock moves as the test says.
+    const server = await startTestServer({ calendar: calendarOf('Alpha', 5), clock: () => now, dataVersionPollMs: 50, readModelRereadMs: 1000 });
+    try {
+      const builds = async () => (await scrape(server.origin)).value('calendar_read_model_build_seconds');
+      const query = { query: '{ events { totalCount } }' };
+      expect((await postGraphQL(server.url, query)).body).toEqual({ data: { events: { totalCount: 5 } } });
+      const before = await builds();
+      now = new Date(NOW.getTime() + 25 * 3_600_000);
+      const deadline = Date.now() + 5000;
+      while ((await builds()) === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await builds()).toBe(before + 1);
+      expect((await postGraphQL(server.url, query)).body).toEqual({ data: { events: { totalCount: 5 } } });
+    } finally {
+      await server.close();
+    }
   });
 });
 

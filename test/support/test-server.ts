@@ -20,7 +20,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export interface TestServerOptions extends Pick<StartOptions, 'apiKeyCacheTtlMs' | 'usageFlushIntervalMs' | 'jit' | 'dataVersionPollMs'> {
+export interface TestServerOptions extends Pick<StartOptions, 'apiKeyCacheTtlMs' | 'usageFlushIntervalMs' | 'jit' | 'dataVersionPollMs' | 'responseTtlMs' | 'readModelRereadMs'> {
   /** Import file loaded before the server starts. */
   calendar?: unknown;
   /** "Now" of the service. @default the wall clock */
@@ -56,7 +56,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const redisUrl = options.redisUrl ?? process.env['REDIS_URL'];
   const cacheNamespace = options.cacheNamespace ?? `test:${randomBytes(6).toString('hex')}`;
   const counter = new QueryCounter();
-  const counted: DatabaseHandle = { ...database, db: database.db.withPlugin(counter) };
+  const countedDb = database.db.withPlugin(counter);
+  // Reads go to `readDb` (the same database here, unless it has replicas): counted too.
+  const counted: DatabaseHandle = { ...database, db: countedDb, readDb: database.readDb === database.db ? countedDb : database.readDb.withPlugin(counter) };
   const config = readConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -72,6 +74,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     usageFlushIntervalMs: options.usageFlushIntervalMs,
     jit: options.jit,
     dataVersionPollMs: options.dataVersionPollMs,
+    responseTtlMs: options.responseTtlMs,
+    readModelRereadMs: options.readModelRereadMs,
   });
   return {
     url: service.url,

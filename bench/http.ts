@@ -1,0 +1,170 @@
+/**
+ * The HTTP figures of the response cache (issue 12), side by side in one run:
+ * - a cached GET hit, and the same bytes from a bare `node:http` server (the wire-speed reference);
+ * - a 304 revalidation of that GET (`If-None-Match`);
+ * - an uncached `{ categories { id name_nb } }`: every request a new cache key (a variable nobody
+ *   declares), so the whole pipeline runs, and, when the service knows RESPONSE_CACHE=off, with the
+ *   cache off altogether.
+ *
+ * Each server runs as a process pinned to CPU 0 (the service with its default settings: access log at info); wrk (Debian's package) loads it from CPU 1 with 50
+ * connections: a warm-up, then BENCH_ROUNDS rounds of BENCH_SECONDS, median requests/s.
+ *
+ *   npx tsx bench/http.ts
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/http.ts   # on PostgreSQL (schema bench_http_<N>)
+ *   BENCH_SERVICE_DIR=/tmp/before BENCH_TAG=before_ npx tsx bench/http.ts   # another checkout as the service, on a schema of its own
+ *   BENCH_EVENTS=10000 BENCH_ROUNDS=3 BENCH_SECONDS=5 ...
+ */
+import { execFileSync } from 'node:child_process';
+import { startPinned, startPinnedService, type PinnedProcess } from './support/pinned-process.js';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const serviceDir = process.env['BENCH_SERVICE_DIR'] ?? fileURLToPath(new URL('..', import.meta.url));
+const databaseUrl = process.env['DATABASE_URL'];
+const events = Number(process.env['BENCH_EVENTS'] ?? 10_000);
+const rounds = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const seconds = Number(process.env['BENCH_SECONDS'] ?? 5);
+const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
+const work = mkdtempSync(path.join(tmpdir(), 'bench-http-'));
+
+// What a listing page of a frontend asks: a page of 10 with the fields a card shows.
+const PAGE = `query Page($filter: Filter) { events(filter: $filter, pageSize: 10) { totalCount hasMore
+  data { id title_nb title_en startDate endDate startTime venue { name slug } categories images { urlSmall alt focusX focusY } ticketsInformation prices { type price } } } }`;
+const CATEGORIES = '{ categories { id name_nb } }';
+const NEVER_SEEN = 'query ($on: Boolean = true) { categories @include(if: $on) { id name_nb } }';
+
+interface Server extends PinnedProcess {
+  origin: string;
+}
+
+const withOrigin = (server: PinnedProcess): Server => Object.assign(server, { origin: new URL(server.url).origin });
+
+async function startService(env: Record<string, string> = {}): Promise<Server> {
+  const database: Record<string, string> = databaseUrl
+    ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: `bench_http_${process.env['BENCH_TAG'] ?? ''}${events}` }
+    : { CALENDAR_DATA_DIR: path.join(work, 'data') };
+  return withOrigin(await startPinnedService(serviceDir, { DEMO_EVENTS: String(events), ...database, ...env }));
+}
+
+/** A bare node:http server answering every request with the same bytes and headers as the service's hit. */
+function startBareServer(body: Buffer, headers: Record<string, string>): Promise<Server> {
+  const bodyFile = path.join(work, 'body');
+  writeFileSync(bodyFile, body);
+  const script = `
+    const http = require('node:http');
+    const body = require('node:fs').readFileSync(${JSON.stringify(bodyFile)});
+    const headers = ${JSON.stringify(headers)};
+    headers['Content-Length'] = body.length;
+    const server = http.createServer((req, res) => { res.writeHead(200, headers); res.end(body); });
+    server.keepAliveTimeout = 5000;
+    server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port + '/'));`;
+  return startPinned(['-e', script]).then(withOrigin);
+}
+
+function graphQLPath(query: string, variables?: Record<string, unknown>): string {
+  const params = new URLSearchParams({ query });
+  if (variables) params.set('variables', JSON.stringify(variables));
+  return `/graphQL?${params.toString()}`;
+}
+
+/** CPU time (user + system) a process has used so far, in µs (Linux: /proc/<pid>/stat, clock ticks of 10 ms). */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+interface Load {
+  /** Median requests/s. */
+  rate: number;
+  /** The server's CPU per request (median round), in µs: holds when the machine is busy, unlike the rate. */
+  cpuPerRequest: number;
+}
+
+/** wrk against one server: a warm-up, then `rounds` rounds; fails on any non-2xx/3xx answer. */
+function wrk(server: Server, urlPath: string, headers: Record<string, string>, luaScript?: string): Load {
+  const args = ['-c', '1', 'wrk', '-t1', `-c${connections}`];
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
+  if (luaScript) {
+    const file = path.join(work, `script-${Math.random().toString(36).slice(2)}.lua`);
+    writeFileSync(file, luaScript);
+    args.push('-s', file);
+  }
+  const run = (duration: number) => {
+    const cpuBefore = cpuMicros(server.child.pid!);
+    const out = execFileSync('taskset', [...args, `-d${duration}s`, server.origin + urlPath], { encoding: 'utf8' });
+    const cpu = cpuMicros(server.child.pid!) - cpuBefore;
+    if (/Non-2xx or 3xx responses: (\d+)/.test(out)) throw new Error(`wrk saw failed responses on ${urlPath}:\n${out}`);
+    const perSecond = /Requests\/sec:\s+([\d.]+)/.exec(out);
+    const total = /(\d+) requests in/.exec(out);
+    if (!perSecond || !total) throw new Error(`wrk printed no rate:\n${out}`);
+    return { rate: Number(perSecond[1]), cpuPerRequest: cpu / Number(total[1]) };
+  };
+  run(2);
+  const results = Array.from({ length: rounds }, () => run(seconds));
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  return { rate: median(results.map((r) => r.rate)), cpuPerRequest: median(results.map((r) => r.cpuPerRequest)) };
+}
+
+const describeLoad = (load: Load, reference?: Load) =>
+  `${load.rate.toFixed(0).padStart(7)} req/s ${load.cpuPerRequest.toFixed(1).padStart(7)} µs CPU/req` +
+  (reference ? `   ${((100 * load.rate) / reference.rate).toFixed(1)} % of bare by rate, ${((100 * reference.cpuPerRequest) / load.cpuPerRequest).toFixed(1)} % by CPU` : '');
+
+async function get(url: string, headers: Record<string, string> = {}) {
+  const response = await fetch(url, { headers: { 'service-require-preflight': 'true', ...headers } });
+  const body = Buffer.from(await response.arrayBuffer());
+  if (response.status !== 200 && response.status !== 304) throw new Error(`${response.status} from ${url}: ${body.toString().slice(0, 500)}`);
+  return { response, body };
+}
+
+const preflight = { 'service-require-preflight': 'true' };
+const rows: [string, string][] = [];
+const service = await startService();
+try {
+  // Answers only once the read model is built.
+  for (let waited = 0; (await fetch(`${service.origin}/ready`)).status !== 200; waited += 100) {
+    if (waited > 600_000) throw new Error('the service never became ready');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const hitPath = graphQLPath(PAGE, { filter: { categories: ['CONCERT'] } });
+  const { response: first, body } = await get(service.origin + hitPath);
+  await get(service.origin + hitPath);
+  const etag = first.headers.get('etag');
+  const headers: Record<string, string> = {};
+  for (const name of ['content-type', 'cache-control', 'etag', 'vary', 'access-control-allow-origin', 'access-control-expose-headers']) {
+    const value = first.headers.get(name);
+    if (value) headers[name] = value;
+  }
+  const bare = await startBareServer(body, headers);
+  try {
+    const bareLoad = wrk(bare, hitPath, preflight);
+    rows.push(['bare node:http, same bytes', describeLoad(bareLoad)]);
+    rows.push(['cached GET hit', describeLoad(wrk(service, hitPath, preflight), bareLoad)]);
+    if (etag) rows.push(['304 revalidation', describeLoad(wrk(service, hitPath, { ...preflight, 'if-none-match': etag }), bareLoad)]);
+  } finally {
+    await bare.stop();
+  }
+  const neverSeen = `
+    local n = 0
+    request = function()
+      n = n + 1
+      return wrk.format("GET", "/graphQL?query=${encodeURIComponent(NEVER_SEEN)}&variables=%7B%22n%22%3A" .. n .. "%7D")
+    end`;
+  rows.push(['uncached categories, a new key each request', describeLoad(wrk(service, '/graphQL', preflight, neverSeen))]);
+} finally {
+  await service.stop();
+}
+
+// With the cache off altogether: a setting of this checkout (another one, given by BENCH_SERVICE_DIR, may not know it).
+if (!process.env['BENCH_SERVICE_DIR']) {
+  const uncachedService = await startService({ RESPONSE_CACHE: 'off' });
+  try {
+    rows.push(['uncached categories, RESPONSE_CACHE=off', describeLoad(wrk(uncachedService, graphQLPath(CATEGORIES), preflight))]);
+  } finally {
+    await uncachedService.stop();
+  }
+}
+
+console.log(`\n${serviceDir} · ${databaseUrl ? 'PostgreSQL' : 'PGlite'} · ${events} demo events · wrk -c${connections}, median of ${rounds} × ${seconds} s`);
+for (const [name, figure] of rows) console.log(`${name.padEnd(46)} ${figure}`);

@@ -1,0 +1,69 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** A server process the benchmarks load: pinned to one CPU, so the load generator has the other. */
+export interface PinnedProcess {
+  child: ChildProcess;
+  /** The first match of the readiness pattern in stdout (a URL). */
+  url: string;
+  /** What it has written so far (stderr, then stdout). */
+  log: () => string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts `node <args>` under `taskset -c <cpu>` and resolves once stdout matches `ready` (its first
+ * group is the URL); rejects with the process's stderr when it exits first.
+ */
+export function startPinned(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; cpu?: number; ready?: RegExp } = {}): Promise<PinnedProcess> {
+  // stderr goes to a file, not a pipe: the benchmark blocks in wrk (execFileSync) for seconds at a
+  // time, and a pipe nobody drains would stall a service that logs every request.
+  const errDir = mkdtempSync(path.join(tmpdir(), 'bench-stderr-'));
+  const errPath = path.join(errDir, 'stderr.log');
+  const errFd = openSync(errPath, 'w');
+  const child = spawn('taskset', ['-c', String(options.cpu ?? 0), process.execPath, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', errFd],
+  });
+  closeSync(errFd);
+  const ready = options.ready ?? /listening on (\S+)/;
+  let out = '';
+  /** The first 256 KiB of stderr: the start-up lines (a service logging every request writes hundreds of megabytes). */
+  const err = () => {
+    const fd = openSync(errPath, 'r');
+    try {
+      const buffer = Buffer.alloc(262_144);
+      return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString();
+    } finally {
+      closeSync(fd);
+    }
+  };
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = ready.exec(out);
+      if (match?.[1]) {
+        resolve({
+          child,
+          url: match[1],
+          log: () => err() + out,
+          stop: () =>
+            new Promise<void>((done) => {
+              if (child.exitCode !== null || child.signalCode !== null) return done();
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }).then(() => rmSync(errDir, { recursive: true, force: true })),
+        });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}:\n${err().slice(-3000)}`)));
+  });
+}
+
+/** `calendar serve` of the checkout in `cwd`, on a free port of 127.0.0.1, pinned to CPU 0. */
+export function startPinnedService(cwd: string, env: Record<string, string>): Promise<PinnedProcess> {
+  return startPinned(['bin/calendar.js', 'serve'], { cwd, env: { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MAX_IN_FLIGHT_REQUESTS: '1000', ...env } });
+}

@@ -1,0 +1,234 @@
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { Logger } from '../logger.js';
+import type { RedisCircuit } from '../redis/redis-circuit.js';
+import type { GraphQLParams } from './request-params.js';
+import { bodyTag } from './caching-headers.js';
+
+/** One shareable answer: the exact bytes of `{"data":...}` (nothing per caller), as written to the wire. */
+export interface StoredAnswer {
+  body: Buffer;
+  /** Strong entity tag of the body, without quotes; each media type adds its own suffix. */
+  tag: string;
+  /** When it was computed (ms since 1970). */
+  storedAt: number;
+  /** How long it is fresh from `storedAt`. */
+  ttlMs: number;
+  /** Name of the operation that produced it (for the access log line and metrics of a hit). */
+  operation?: string | undefined;
+}
+
+/** The shareable answer of an execution: its bytes and their tag, stamped now. */
+export function storedAnswer(body: string, ttlMs: number, operation?: string): StoredAnswer {
+  const bytes = Buffer.from(body);
+  return { body: bytes, tag: bodyTag(bytes), storedAt: Date.now(), ttlMs, operation };
+}
+
+/** How an answer stands at a given moment. */
+export interface AnswerAge {
+  ageMs: number;
+  /** What remains of its TTL; ≤ 0 once stale. */
+  remainingMs: number;
+}
+
+export function answerAge(answer: StoredAnswer, now: number): AnswerAge {
+  const ageMs = Math.max(0, now - answer.storedAt);
+  return { ageMs, remainingMs: answer.ttlMs - ageMs };
+}
+
+/** How long past its TTL an answer is still served while one request refreshes it: half its TTL. */
+export function staleWindowMs(ttlMs: number): number {
+  return Math.floor(ttlMs / 2);
+}
+
+export interface AnswerCacheOptions {
+  /** The data version a request starting now reads at: part of every key (a promise while it is being built). */
+  dataVersion: () => string | Promise<string>;
+  /** Where answers are shared between processes (Redis), behind its circuit breaker. @default none */
+  shared?: RedisCircuit | undefined;
+  /** Prefix of the Redis keys, so that services sharing a Redis do not share answers. @default 'calendar' */
+  namespace?: string | undefined;
+  /** Bytes the answers kept in this process may take together. @default 64 MiB */
+  localBytes?: number | undefined;
+  /** Larger answers are not kept, here or in Redis (they are still shared by concurrent requests). @default 1 MiB */
+  maxAnswerBytes?: number | undefined;
+  logger: Logger;
+}
+
+/**
+ * The response cache's store, in front of the whole GraphQL pipeline: a request is looked up by a
+ * key made from its own parameters (no parsing, no hashing on a local hit) and the calendar's data
+ * version, so an import makes every older answer unreachable on every node the moment that node
+ * reads the new version. What it keeps is bytes with their entity tag: a hit writes them as they are.
+ *
+ * - Local: an LRU bounded by bytes; each answer lives for its TTL plus a stale window.
+ * - Shared (Redis, when configured): compact entries (`storedAt ttl tag` line + body) with a TTL of
+ *   their own, read on a local miss; a failing Redis is a miss, never a failed request.
+ * - Single flight: concurrent misses of one key in this process wait for one execution.
+ * - Stale while revalidate: a stale answer (within its window) is served at once while one request
+ *   per process refreshes it; with Redis, a lock lets one node recompute while the others pick up
+ *   its result.
+ */
+export class AnswerCache {
+  private readonly kept: LRUCache<string, StoredAnswer>;
+  private readonly flights = new Map<string, Promise<StoredAnswer | undefined>>();
+  private readonly refreshing = new Set<string>();
+  private readonly maxAnswerBytes: number;
+  private readonly namespace: string;
+
+  constructor(private readonly options: AnswerCacheOptions) {
+    this.kept = new LRUCache({ maxSize: options.localBytes ?? 64 * 1024 * 1024, sizeCalculation: (answer) => answer.body.length + 200 });
+    this.maxAnswerBytes = options.maxAnswerBytes ?? 1024 * 1024;
+    this.namespace = options.namespace ?? 'calendar';
+  }
+
+  /**
+   * The key of a request, or undefined when no answer may be shared (the data version cannot be
+   * read). Everything that changes the answer is in it; nothing per caller is (the key, page URL
+   * and client id only change the notice and the usage counts, added outside).
+   */
+  keyOf(params: GraphQLParams): string | Promise<string | undefined> {
+    const version = this.options.dataVersion();
+    if (typeof version === 'string') return requestKey(version, params);
+    return version.then(
+      (known) => requestKey(known, params),
+      () => undefined,
+    );
+  }
+
+  /**
+   * The key of another kind of shareable answer (a feed, say): `text` says everything the answer
+   * depends on besides the data version, and starts with a word naming the kind, so that kinds never
+   * share keys with each other or with GraphQL requests.
+   */
+  keyOfText(text: string): string | Promise<string | undefined> {
+    const version = this.options.dataVersion();
+    if (typeof version === 'string') return `${version}\u0000\u0001${text}`;
+    return version.then(
+      (known) => `${known}\u0000\u0001${text}`,
+      () => undefined,
+    );
+  }
+
+  /** A kept answer of this process, fresh or within its stale window. */
+  local(key: string): StoredAnswer | undefined {
+    return this.kept.get(key);
+  }
+
+  /**
+   * Keeps `answer` under a second key of this process only: the raw text of a GET request, so that
+   * the next identical URL is answered without decoding its parameters (the first request's
+   * parameters were decoded, checked and keyed; the same bytes give the same answer). Lives as long
+   * as the answer is fresh; a stale one is looked up by its parameters, which can refresh it.
+   */
+  alias(key: string, answer: StoredAnswer): void {
+    const freshMs = answerAge(answer, Date.now()).remainingMs;
+    if (freshMs > 0 && answer.body.length <= this.maxAnswerBytes) this.kept.set(key, answer, { ttl: freshMs });
+  }
+
+  /** The answer Redis holds for the key, if any (kept locally for what remains of its life). */
+  async shared(key: string): Promise<StoredAnswer | undefined> {
+    const circuit = this.options.shared;
+    if (!circuit) return undefined;
+    const value = await circuit.call((redis) => redis.getBuffer(this.redisKey(key)), null);
+    const answer = value ? decodeShared(value) : undefined;
+    if (!answer) return undefined;
+    const lifeMs = answer.ttlMs + staleWindowMs(answer.ttlMs) - Math.max(0, Date.now() - answer.storedAt);
+    if (lifeMs <= 0) return undefined;
+    this.kept.set(key, answer, { ttl: lifeMs });
+    return answer;
+  }
+
+  /** The execution in flight for this key in this process, if any. */
+  inFlight(key: string): Promise<StoredAnswer | undefined> | undefined {
+    return this.flights.get(key);
+  }
+
+  /**
+   * Runs `execute` as the one execution of this key in this process: concurrent requests of the key
+   * wait for its answer (see {@link inFlight}). `execute` gives the shareable answer, or undefined
+   * when there is none (errors, a notice-only answer); `keep` says whether it may be stored.
+   */
+  async single(key: string, execute: () => Promise<{ answer: StoredAnswer; keep: boolean } | undefined>): Promise<StoredAnswer | undefined> {
+    let settle!: (answer: StoredAnswer | undefined) => void;
+    const flight = new Promise<StoredAnswer | undefined>((resolve) => (settle = resolve));
+    this.flights.set(key, flight);
+    try {
+      const outcome = await execute();
+      if (outcome?.keep) this.keep(key, outcome.answer);
+      settle(outcome?.answer);
+      return outcome?.answer;
+    } catch (error) {
+      settle(undefined);
+      throw error;
+    } finally {
+      this.flights.delete(key);
+    }
+  }
+
+  /**
+   * A stale answer was served: refresh it once (per process) in the background. With Redis, another
+   * node may already hold a fresh one, or be computing it under the lock; only the lock holder runs
+   * `execute`.
+   */
+  refresh(key: string, execute: () => Promise<{ answer: StoredAnswer; keep: boolean } | undefined>): void {
+    if (this.refreshing.has(key) || this.flights.has(key)) return;
+    this.refreshing.add(key);
+    const run = async () => {
+      const circuit = this.options.shared;
+      if (circuit) {
+        const fresher = await this.shared(key);
+        if (fresher && answerAge(fresher, Date.now()).remainingMs > 0) return;
+        const redisKey = this.redisKey(key);
+        const locked = await circuit.call((redis) => redis.set(`${redisKey}:refresh`, '1', 'PX', 10_000, 'NX'), 'OK' as const);
+        // Another node recomputes it; its answer reaches this node through Redis on a later stale hit.
+        if (locked !== 'OK') return;
+      }
+      await this.single(key, execute);
+    };
+    run()
+      .catch((error: unknown) => this.options.logger.warn({ err: error }, 'refreshing a stale cached answer failed'))
+      .finally(() => {
+        // A refresh that found another node's lock may look again a second later, not at every hit.
+        setTimeout(() => this.refreshing.delete(key), 1000).unref();
+      });
+  }
+
+  private keep(key: string, answer: StoredAnswer): void {
+    if (answer.body.length > this.maxAnswerBytes) return;
+    const lifeMs = answer.ttlMs + staleWindowMs(answer.ttlMs);
+    this.kept.set(key, answer, { ttl: lifeMs });
+    const circuit = this.options.shared;
+    if (!circuit) return;
+    void circuit.call((redis) => redis.set(this.redisKey(key), encodeShared(answer), 'PX', lifeMs), undefined);
+  }
+
+  /** Redis keys are bounded: the request part (documents, variables) is hashed; the version stays readable. */
+  private redisKey(key: string): string {
+    const split = key.indexOf('\u0000');
+    const digest = createHash('sha256').update(key.slice(split + 1)).digest('base64url').slice(0, 32);
+    return `${this.namespace}:rc:${key.slice(0, split)}:${digest}`;
+  }
+}
+
+function requestKey(version: string, params: GraphQLParams): string {
+  return (
+    `${version}\u0000${params.query ?? ''}\u0000${params.documentId ?? ''}\u0000${params.operationName ?? ''}` +
+    `\u0000${params.variables ? JSON.stringify(params.variables) : ''}\u0000${params.extensions ? JSON.stringify(params.extensions) : ''}`
+  );
+}
+
+/** `<storedAt> <ttlMs> <tag> <operation or ->\n<body>`: a few bytes of bookkeeping in front of the answer's own. */
+function encodeShared(answer: StoredAnswer): Buffer {
+  return Buffer.concat([Buffer.from(`${answer.storedAt} ${answer.ttlMs} ${answer.tag} ${answer.operation ?? '-'}\n`), answer.body]);
+}
+
+function decodeShared(value: Buffer): StoredAnswer | undefined {
+  const newline = value.indexOf(10);
+  if (newline < 0) return undefined;
+  const [storedAt, ttlMs, tag, operation] = value.subarray(0, newline).toString().split(' ');
+  const stamp = Number(storedAt);
+  const ttl = Number(ttlMs);
+  if (!Number.isFinite(stamp) || !Number.isFinite(ttl) || !tag) return undefined;
+  return { body: value.subarray(newline + 1), tag, storedAt: stamp, ttlMs: ttl, operation: operation && operation !== '-' ? operation : undefined };
+}

@@ -1,0 +1,129 @@
+import type { Kysely } from 'kysely';
+import { isDatabaseUnavailable } from '../db/connection-errors.js';
+import type { Database } from '../db/database.js';
+import type { DatabaseHealth } from '../db/database-health.js';
+import { findApiKeyByHash, type ApiKeyIdentity } from '../db/repositories/api-keys.js';
+import { hashApiKey } from '../domain/api-key-hash.js';
+import type { Logger } from '../logger.js';
+
+/**
+ * Who is calling. Spec, authentication: "The key is identity, not security"; an unknown or revoked
+ * key is handled as anonymous, and the answer says so in `extensions.notice`.
+ */
+export type Caller =
+  | { status: 'anonymous' }
+  | { status: 'keyed'; keyHash: string; application: string }
+  | { status: 'unknown' | 'revoked' };
+
+/** The request as the HTTP layer hands it over (graphql-helix's request shape). */
+export interface IncomingRequestView {
+  headers: Record<string, string | string[] | undefined>;
+  query?: Record<string, unknown>;
+}
+
+export interface CallerContext {
+  request?: IncomingRequestView;
+  caller?: Caller;
+  /** A refresh of a cached answer run by the service itself, not a caller's request. */
+  background?: boolean;
+}
+
+export const UNKNOWN_KEY_NOTICE =
+  'The API key sent with this request (X-Api-Key header or key parameter) is not known, so the request was answered as anonymous. ' +
+  'Check the key for typing errors, or leave it out: no key is required.';
+export const REVOKED_KEY_NOTICE =
+  'The API key sent with this request (X-Api-Key header or key parameter) has been revoked, so the request was answered as anonymous. ' +
+  'Ask the calendar for a new key, or leave it out: no key is required.';
+
+export interface CallerIdentityOptions {
+  db: Kysely<Database>;
+  logger: Logger;
+  /** Where a lookup that fails for an outage is reported (once per episode, not per request). */
+  databaseHealth?: DatabaseHealth | undefined;
+  /** How long a looked-up key (known or not) is reused before the database is asked again; a revocation takes effect within it. @default 60000 */
+  cacheTtlMs?: number;
+  /** Keys remembered at most (oldest dropped first). @default 10000 */
+  maxCachedKeys?: number;
+}
+
+/** A header's first value. */
+export function headerValue(request: IncomingRequestView | undefined, name: string): string | undefined {
+  const value = request?.headers[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined || first.trim() === '' ? undefined : first.trim();
+}
+
+/** Spec: the key comes in `X-Api-Key`, or "where headers cannot be set, in the query-string parameter key". */
+function sentKey(request: IncomingRequestView | undefined): string | undefined {
+  const fromHeader = headerValue(request, 'x-api-key');
+  if (fromHeader !== undefined) return fromHeader;
+  const fromQuery = request?.query?.['key'];
+  return typeof fromQuery === 'string' && fromQuery.trim() !== '' ? fromQuery.trim() : undefined;
+}
+
+/** Keys are `hsk_` plus printable characters; anything else cannot be one, so the database is not asked. */
+const KEY_SHAPE = /^hsk_[\x21-\x7e]{1,200}$/;
+
+/**
+ * Resolves the key a request carries into a caller, through a small in-process cache with a short
+ * TTL: a known key costs no database read per request. Used by the GraphQL pipeline (useApiKey) and
+ * by the response cache's hits, which answer before the pipeline runs.
+ */
+export class CallerIdentity {
+  private readonly ttlMs: number;
+  private readonly maxKeys: number;
+  private readonly cache = new Map<string, { expires: number; identity: Promise<ApiKeyIdentity | undefined> }>();
+
+  constructor(private readonly options: CallerIdentityOptions) {
+    this.ttlMs = options.cacheTtlMs ?? 60_000;
+    this.maxKeys = options.maxCachedKeys ?? 10_000;
+  }
+
+  /** The caller; synchronous when no key is sent (the common case costs no promise). */
+  resolve(request: IncomingRequestView | undefined): Caller | Promise<Caller> {
+    const key = sentKey(request);
+    if (key === undefined) return ANONYMOUS;
+    if (!KEY_SHAPE.test(key)) return UNKNOWN;
+    return this.resolveKey(key);
+  }
+
+  /** The notice a successful answer to this caller carries, if any. */
+  notice(caller: Caller): string | undefined {
+    if (caller.status === 'unknown') return UNKNOWN_KEY_NOTICE;
+    if (caller.status === 'revoked') return REVOKED_KEY_NOTICE;
+    return undefined;
+  }
+
+  private async resolveKey(key: string): Promise<Caller> {
+    try {
+      const identity = await this.lookup(hashApiKey(key));
+      if (!identity) return UNKNOWN;
+      if (identity.revoked) return { status: 'revoked' };
+      return { status: 'keyed', keyHash: identity.keyHash, application: identity.application };
+    } catch (error) {
+      // Identity never fails a request: without the database we cannot tell, so no notice either.
+      if (isDatabaseUnavailable(error) && this.options.databaseHealth) this.options.databaseHealth.reportFailure(error);
+      else this.options.logger.warn({ err: error }, 'API key lookup failed; answering as anonymous');
+      return ANONYMOUS;
+    }
+  }
+
+  private lookup(keyHash: string): Promise<ApiKeyIdentity | undefined> {
+    const now = Date.now();
+    const cached = this.cache.get(keyHash);
+    if (cached && cached.expires > now) return cached.identity;
+    // The promise is cached, so concurrent first requests with one key share one read.
+    const identity = findApiKeyByHash(this.options.db, keyHash);
+    this.cache.delete(keyHash);
+    this.cache.set(keyHash, { expires: now + this.ttlMs, identity });
+    identity.catch(() => this.cache.delete(keyHash));
+    for (const oldest of this.cache.keys()) {
+      if (this.cache.size <= this.maxKeys) break;
+      this.cache.delete(oldest);
+    }
+    return identity;
+  }
+}
+
+const ANONYMOUS: Caller = { status: 'anonymous' };
+const UNKNOWN: Caller = { status: 'unknown' };

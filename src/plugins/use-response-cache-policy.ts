@@ -1,0 +1,108 @@
+import type { Plugin } from '@envelop/core';
+import { Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { selectedFieldNames } from '../schema/selected-fields.js';
+
+const MINUTE = 60_000;
+
+/**
+ * How long an answer may be reused, per root field; an operation gets the smallest TTL of the root
+ * fields it selects. Answers are keyed by the calendar's data version (an import makes every older
+ * answer unreachable at once), so a TTL only bounds what moves with "now": upcoming and ongoing
+ * dates, promoted repetitions. The catalogues do not move with "now"; an hour keeps browsers and
+ * CDNs from asking for them on every page.
+ */
+export const RESPONSE_TTL_MS: Readonly<Record<string, number>> = {
+  categories: 60 * MINUTE,
+  venues: 60 * MINUTE,
+  organizers: 60 * MINUTE,
+  events: 30_000,
+  eventByID: 30_000,
+  eventBySlug: 30_000,
+  eventsBySlugs: 30_000,
+  eventByTitle: 30_000,
+  allUpcomingSuperEvents: 30_000,
+  allUpcomingEventsInArea: 30_000,
+  // Introspection: the schema changes with a deploy, which a TTL cannot see; never kept.
+  __schema: 0,
+};
+
+/** TTL of a root field not in the table (`__typename`, `__type`). */
+export const DEFAULT_RESPONSE_TTL_MS = 30_000;
+
+/**
+ * Root fields whose answers are never kept: their size grows with the calendar (a whole-world box
+ * is megabytes), and holding many would take gigabytes. Their answers still get a public
+ * `Cache-Control` for their TTL, so that a CDN may keep them, and concurrent identical requests
+ * still share one execution.
+ */
+export const UNCACHED_ROOT_FIELDS: ReadonlySet<string> = new Set(['allUpcomingEventsInArea']);
+
+/** What the response cache may do with one operation's answer (when it has no errors). */
+export interface ResponsePolicy {
+  /** How long the answer stays fresh, in ms; > 0. */
+  ttlMs: number;
+  /** Whether the answer may be kept (in this process and in Redis); false for UNCACHED_ROOT_FIELDS. */
+  keep: boolean;
+}
+
+export interface ResponseCachePolicyOptions {
+  /** TTL per root field name. @default RESPONSE_TTL_MS */
+  ttlPerRootField?: Readonly<Record<string, number>> | undefined;
+  /** @default DEFAULT_RESPONSE_TTL_MS */
+  defaultTtlMs?: number;
+}
+
+const policyByContext = new WeakMap<object, ResponsePolicy>();
+
+/**
+ * The policy of the operation the request with this context executed; undefined when its answer is
+ * not shareable at all (introspection, a TTL of 0) or it did not execute (parse or validation
+ * failed). Whether an answer with errors may be shared is the HTTP layer's rule: never.
+ */
+export function responsePolicy(context: object): ResponsePolicy | undefined {
+  return policyByContext.get(context);
+}
+
+/**
+ * The response cache's policy, as an Envelop plugin: from the executed document, how long its answer
+ * stays fresh and whether it may be kept. The store itself is in front of the whole pipeline
+ * (src/http/answer-cache.ts): a hit is answered before anything is parsed, so no plugin runs for it.
+ * Why not @envelop/response-cache: docs/transport.md (Response cache).
+ */
+export function useResponseCachePolicy(options: ResponseCachePolicyOptions = {}): Plugin {
+  const ttls = options.ttlPerRootField ?? RESPONSE_TTL_MS;
+  const defaultTtl = options.defaultTtlMs ?? DEFAULT_RESPONSE_TTL_MS;
+  // Parsed documents are cached (useParserCache), so one walk per document and operation name.
+  const byDocument = new WeakMap<DocumentNode, Map<string, ResponsePolicy | null>>();
+
+  const policyOf = (document: DocumentNode, operationName: string | undefined): ResponsePolicy | null => {
+    let byName = byDocument.get(document);
+    if (!byName) byDocument.set(document, (byName = new Map()));
+    const known = byName.get(operationName ?? '');
+    if (known !== undefined) return known;
+    const fields = rootFieldNames(document, operationName);
+    const ttlMs = fields.length === 0 ? 0 : Math.min(...fields.map((name) => ttls[name] ?? defaultTtl));
+    const policy = ttlMs > 0 ? { ttlMs, keep: !fields.some((name) => UNCACHED_ROOT_FIELDS.has(name)) } : null;
+    byName.set(operationName ?? '', policy);
+    return policy;
+  };
+
+  return {
+    onExecute({ args }) {
+      const policy = policyOf(args.document, args.operationName ?? undefined);
+      if (policy) policyByContext.set(args.contextValue as object, policy);
+    },
+  };
+}
+
+/** The root fields the executed operation selects (fragments on Query included). */
+function rootFieldNames(document: DocumentNode, operationName: string | undefined): string[] {
+  const operation = document.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (operationName === undefined || d.name?.value === operationName),
+  );
+  if (!operation || operation.operation !== 'query') return [];
+  const fragments = Object.fromEntries(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+  );
+  return [...selectedFieldNames([operation.selectionSet], fragments)];
+}
