@@ -80,7 +80,7 @@ describe('client: persisted GET by hash', () => {
     expect(url.searchParams.get('operationName')).toBe('EventsPage');
     expect(url.searchParams.get('variables')).toBe('{"filter":{"cancelledNotIncluded":true,"categories":["CONCERT"]},"page":1,"pageSize":6}');
     expect(JSON.parse(url.searchParams.get('extensions')!)).toEqual({
-      persistedQuery: { version: 1, sha256Hash: '6166b4fc77c77c8a76830b62351616363fea199d1ede34b3cc3d620c2d094840' },
+      persistedQuery: { version: 1, sha256Hash: '5f7d35f46eb54f0515784b714f3de33cf5299394170850c11450eac932ba7115' },
     });
     expect(calls[1]!.url).toBe(calls[0]!.url);
   });

@@ -68,7 +68,7 @@ query ThirdPartyBrowser {
 `;
 
 /** The consumer's program: the package's runtime, helpers and documents, and its own codegen documents. */
-const CONSUMER_APP = `import { createCalendarClient, CalendarRequestError, type CalendarClient, type FetchLike } from '@event-calendar-api/client';
+const CONSUMER_APP = `import { createCalendarClient, CalendarRequestError, eventsFeedUrl, type CalendarClient, type FetchLike } from '@event-calendar-api/client';
 import { formatOslo, occurrenceKey, priceDisplay, categoryLabeler } from '@event-calendar-api/client/helpers';
 import type { ResultOf } from '@event-calendar-api/client/runtime';
 import { CategoriesDocument, EventsPageDocument, type EventsPageQuery } from '@event-calendar-api/client/documents';
@@ -83,6 +83,7 @@ export interface Summary {
   visitors: Array<Array<{ method: string; hash: string | undefined }>>;
   slugs: string[];
   badPageCode: string | undefined;
+  feed: string;
 }
 
 /** A fetch that records what it sends: one per visitor, as each page load has its own. */
@@ -137,6 +138,7 @@ export async function run(endpoint: string, where: 'Node' | 'Browser'): Promise<
     visitors,
     slugs,
     badPageCode,
+    feed: eventsFeedUrl(endpoint, { categories: ['CONCERT'] }, { lan: 'en' }),
   };
 }
 `;
@@ -238,6 +240,7 @@ describe('the client package', () => {
       labels: ['Concert'],
       slugs: ['kunstmuseet', 'nationaltheatret', 'sentrum-scene'].sort(),
       badPageCode: 'BAD_USER_INPUT',
+      feed: `${server.origin}/events.ics?categories=CONCERT&lan=en`,
     });
     const [first, second] = summary['visitors'] as Array<Array<{ method: string; hash: string }>>;
     expect(first!.map((call) => call.method)).toEqual(['GET', 'POST']);

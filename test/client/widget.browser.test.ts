@@ -42,6 +42,26 @@ async function readCards(): Promise<Card[]> {
   );
 }
 
+/** The JSON-LD scripts in the page's head, as written. */
+async function readJsonLd(on: Page = page): Promise<string[]> {
+  return on.$$eval('head script[type="application/ld+json"]', (scripts) => scripts.map((script) => script.textContent ?? ''));
+}
+
+/**
+ * One JSON-LD script per card, in the cards' order: each parses, is a schema.org Event named as its
+ * card, and is exactly the API's `jsonLd` of that event; and nothing else of the kind in the page.
+ */
+async function expectJsonLdToMatch(cards: Card[], events: readonly PageEvent[]) {
+  const scripts = await readJsonLd();
+  expect(scripts).toHaveLength(cards.length);
+  const parsed = scripts.map((text) => JSON.parse(text) as { '@context': string; '@type': string; name: string });
+  expect(parsed.map((item) => item['@type'])).toEqual(cards.map(() => 'Event'));
+  expect(parsed.map((item) => item.name)).toEqual(cards.map((card) => card.title));
+  expect(parsed.every((item) => item['@context'] === 'https://schema.org')).toBe(true);
+  expect(scripts).toEqual(events.map((event) => event.jsonLd));
+  expect(await page.locator('script[type="application/ld+json"]').count()).toBe(cards.length);
+}
+
 function expectCardsToMatch(cards: Card[], events: readonly PageEvent[]) {
   expect(cards.map((card) => card.title)).toEqual(events.map((event) => event.title_nb));
   cards.forEach((card, index) => {
@@ -108,6 +128,8 @@ describe.skipIf(!browserTests.run)('widget in Chromium', () => {
 
     expect(events!.data).toHaveLength(PAGE_SIZE);
     expectCardsToMatch(cards, events!.data);
+    const withJsonLd = await api.request(EventsPageDocument, { page: 0, pageSize: PAGE_SIZE, withJsonLd: true, jsonLdLan: 'nb' });
+    await expectJsonLdToMatch(cards, withJsonLd.events!.data);
     // Spring DST night: 01:30 + 120 min ends 04:30 summer time, not 03:30.
     expect(cards.find((card) => card.title === 'Nattkonsert når klokka stilles')?.time).toBe('01:30–04:30');
     expect(cards.find((card) => card.title === 'Jazz i kjelleren')?.objectPosition).toBe('78% 30%');
@@ -183,6 +205,10 @@ describe.skipIf(!browserTests.run)('widget in Chromium', () => {
 
     expect(events!.totalCount).toBe(3);
     expectCardsToMatch(cards, events!.data);
+    // The first page's scripts are replaced by the category's, not added to.
+    await expect.poll(async () => (await readJsonLd()).length).toBe(3);
+    const withJsonLd = await api.request(EventsPageDocument, { page: 0, pageSize: PAGE_SIZE, filter: { categories: ['THEATER'] }, withJsonLd: true, jsonLdLan: 'nb' });
+    await expectJsonLdToMatch(cards, withJsonLd.events!.data);
     expect(cards.map((card) => card.title)).toEqual(['Hamlet', 'Pubquiz', 'Påskerevy']);
     expect(await page.locator('.ecw-card', { hasText: 'Pubquiz' }).innerText()).toContain('Utsolgt');
   });
@@ -193,8 +219,10 @@ describe.skipIf(!browserTests.run)('widget in Chromium', () => {
     await page.getByRole('button', { name: /Neste/ }).click();
     await page.waitForFunction(() => document.querySelector('.ecw-status')?.textContent?.includes('Side 2 av 2'));
     const cards = await readCards();
-    const { events } = await api.request(EventsPageDocument, { page: 1, pageSize: PAGE_SIZE });
+    const { events } = await api.request(EventsPageDocument, { page: 1, pageSize: PAGE_SIZE, withJsonLd: true, jsonLdLan: 'nb' });
     expectCardsToMatch(cards, events!.data);
+    await expect.poll(async () => (await readJsonLd()).length).toBe(cards.length);
+    await expectJsonLdToMatch(cards, events!.data);
     // Autumn DST night: 01:30 summer time + 120 min ends 02:30 winter time.
     expect(cards.find((card) => card.title === 'Høstnatt')?.time).toBe('01:30–02:30');
     expect(await page.getByRole('button', { name: /Neste/ }).isDisabled()).toBe(true);
@@ -202,5 +230,40 @@ describe.skipIf(!browserTests.run)('widget in Chromium', () => {
     await page.getByRole('button', { name: /Forrige/ }).click();
     await page.waitForFunction(() => document.querySelector('.ecw-status')?.textContent?.includes('Side 1 av 2'));
     expect((await readCards()).map((card) => card.title)[0]).toBe('Jazz i kjelleren');
+  });
+
+  it('writes no JSON-LD, and asks for none, with data-structured-data="false"', async () => {
+    const base = service.url.replace(/\/graphQL$/, '');
+    const context = await browser.newContext({ viewport: { width: 1180, height: 900 }, timezoneId: 'Europe/Oslo' });
+    try {
+      // A host page of the service's origin that turns structured data off (served by the test).
+      await context.route(`${base}/host-page`, (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: 'text/html; charset=utf-8',
+          body: '<!doctype html><html><head><title>Host</title></head><body><div data-calendar-widget data-structured-data="false" data-page-size="6"></div><script type="module" src="/widget/widget.js"></script></body></html>',
+        }),
+      );
+      await context.route(`${IMAGE_HOST}/**`, (route) => route.fulfill({ status: 200, contentType: 'image/svg+xml', body: pictureSvg(new URL(route.request().url())) }));
+      const host = await context.newPage();
+      host.on('pageerror', (error) => pageErrors.push(error));
+      const asked: string[] = [];
+      host.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/graphQL') asked.push(request.url());
+      });
+      await host.goto(`${base}/host-page`);
+      await host.waitForSelector('.ecw-list[aria-busy="false"] .ecw-card');
+      expect(await host.locator('.ecw-card').count()).toBe(PAGE_SIZE);
+      expect(await readJsonLd(host)).toEqual([]);
+      await host.getByRole('button', { name: /^Teater \/ show/ }).click();
+      await host.waitForFunction(() => document.querySelectorAll('.ecw-card').length === 3);
+      expect(await host.locator('script[type="application/ld+json"]').count()).toBe(0);
+      // The page of cards is asked for without jsonLd: the same request as any other page of cards.
+      const variables = asked.map((url) => new URL(url).searchParams.get('variables') ?? '').filter((text) => text.includes('pageSize'));
+      expect(variables.length).toBeGreaterThanOrEqual(2);
+      for (const text of variables) expect(text).not.toContain('withJsonLd');
+    } finally {
+      await context.close();
+    }
   });
 });

@@ -15,3 +15,4 @@ export type {
 export { CalendarRequestError, type GraphQLErrorLike } from './calendar-request-error.js';
 export { sha256Hex } from './sha256-hex.js';
 export { syncChanges, type ChangedEvent, type ChangesPage, type SyncChangesOptions, type SyncChangesResult } from './sync-changes.js';
+export { eventsFeedUrl, eventsFeedWebcalUrl, type EventsFeedUrlOptions } from './events-feed-url.js';

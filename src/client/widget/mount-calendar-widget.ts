@@ -9,6 +9,7 @@ import { h } from './dom.js';
 import { feedUrl } from './feed-link.js';
 import { readerClockDiffers } from './reader-zone.js';
 import { renderCard } from './render-card.js';
+import { structuredData } from './structured-data.js';
 import { injectStyles, NARROW_WIDTH_PX } from './styles.js';
 import { TEXTS } from './texts.js';
 
@@ -22,6 +23,11 @@ export interface WidgetOptions {
   pageSize?: number | undefined;
   /** Heading above the list; empty for none. */
   heading?: string | undefined;
+  /**
+   * Writes each shown event's schema.org JSON-LD (`Event.jsonLd`) into the page's head, for search
+   * engines' event results; false: none is asked for or written. @default true
+   */
+  structuredData?: boolean | undefined;
 }
 
 /**
@@ -32,6 +38,8 @@ export function mountCalendarWidget(root: HTMLElement, options: WidgetOptions): 
   const language = options.language ?? 'nb';
   const texts = TEXTS[language];
   const pageSize = options.pageSize ?? 6;
+  const withJsonLd = options.structuredData ?? true;
+  const jsonLd = structuredData(root.ownerDocument);
   injectStyles(root.ownerDocument);
 
   const client = createCalendarClient({
@@ -94,7 +102,13 @@ export function mountCalendarWidget(root: HTMLElement, options: WidgetOptions): 
     inFlight = controller;
     list.setAttribute('aria-busy', 'true');
     alert.hidden = true;
-    const variables: EventsPageQueryVariables = { page, pageSize, ...(category ? { filter: { categories: [category] } } : {}) };
+    const variables: EventsPageQueryVariables = {
+      page,
+      pageSize,
+      ...(category ? { filter: { categories: [category] } } : {}),
+      // Left out when off, so the request is the same (and cached alike) as any other page of cards.
+      ...(withJsonLd ? { withJsonLd, jsonLdLan: language } : {}),
+    };
     subscribe.href = feedUrl(options.endpoint, variables.filter, language);
     try {
       const { events } = await client.request(EventsPageDocument, variables, { signal: controller.signal });
@@ -103,6 +117,7 @@ export function mountCalendarWidget(root: HTMLElement, options: WidgetOptions): 
       const pages = Math.max(1, events?.pageInfo.totalPages ?? 1);
       if (!category && filters.childElementCount === 0) renderChips(events?.categories ?? []);
       list.replaceChildren(...(events?.data ?? []).map((event) => renderCard(event, { language, texts, categoryLabel: label, hiddenCategories })));
+      if (withJsonLd) jsonLd.show(events?.data ?? []);
       zoneNote.hidden = !readerClockDiffers((events?.data ?? []).flatMap((event) => (event.endDate ? [event.startDate, event.endDate] : [event.startDate])));
       status.textContent = total === 0 ? texts.empty : `${texts.count(total)} · ${texts.page(page + 1, pages)}`;
       pageLabel.textContent = texts.page(page + 1, pages);
