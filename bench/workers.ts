@@ -12,7 +12,8 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/workers.ts
  *   BENCH_ROUNDS=3 BENCH_SECONDS=8 BENCH_CONNECTIONS=50 BENCH_EVENTS=2000 ...
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { startPinned } from './support/pinned-process.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -67,9 +68,9 @@ function servicePids(pid: number): number[] {
 }
 
 async function start(workers: number): Promise<{ origin: string; pid: number; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+  const service = await startPinned([BIN, 'serve'], {
+    cpu: 'any',
     env: {
-      ...process.env,
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
@@ -78,35 +79,15 @@ async function start(workers: number): Promise<{ origin: string; pid: number; st
       DEMO_EVENTS: String(events),
       MAX_IN_FLIGHT_REQUESTS: '1000',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let errors = '';
-  child.stderr.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-3000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    });
-    void exited.then(() => reject(new Error(`serve exited before listening:\n${errors}`)));
-  });
-  const origin = new URL(url).origin;
+  const origin = new URL(service.url).origin;
   // Every worker builds its read model: wait until a few /ready in a row answer 200.
   for (let ok = 0, waited = 0; ok < 4; waited += 100) {
     if (waited > 300_000) throw new Error('the service never became ready');
     ok = (await fetch(`${origin}/ready`, { headers: { connection: 'close' } })).status === 200 ? ok + 1 : 0;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return {
-    origin,
-    pid: child.pid!,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return { origin, pid: service.child.pid!, stop: service.stop };
 }
 
 interface Figure {

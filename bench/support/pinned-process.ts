@@ -14,16 +14,21 @@ export interface PinnedProcess {
 }
 
 /**
- * Starts `node <args>` under `taskset -c <cpu>` and resolves once stdout matches `ready` (its first
+ * Starts `node <args>` under `taskset -c <cpu>` (or unpinned) and resolves once stdout matches `ready` (its first
  * group is the URL); rejects with the process's stderr when it exits first.
  */
-export function startPinned(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; cpu?: number; ready?: RegExp } = {}): Promise<PinnedProcess> {
+export function startPinned(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string>; cpu?: number | 'any'; ready?: RegExp } = {},
+): Promise<PinnedProcess> {
   // stderr goes to a file, not a pipe: the benchmark blocks in wrk (execFileSync) for seconds at a
   // time, and a pipe nobody drains would stall a service that logs every request.
   const errDir = mkdtempSync(path.join(tmpdir(), 'bench-stderr-'));
   const errPath = path.join(errDir, 'stderr.log');
   const errFd = openSync(errPath, 'w');
-  const child = spawn('taskset', ['-c', String(options.cpu ?? 0), process.execPath, ...args], {
+  // `cpu: 'any'`: not pinned (a service of several workers that should have every core).
+  const command = options.cpu === 'any' ? [process.execPath, ...args] : ['taskset', '-c', String(options.cpu ?? 0), process.execPath, ...args];
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', errFd],
