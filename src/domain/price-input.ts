@@ -26,8 +26,22 @@
 export function readPriceInput(raw: string | number | null | undefined): number | null {
   if (raw === null || raw === undefined) return null;
   if (typeof raw === 'number') return readPriceNumber(raw);
-  return readPriceString(raw);
+  let price = priceByText.get(raw);
+  if (price === undefined) {
+    price = readPriceString(raw);
+    if (priceByText.size >= MAX_KEPT_PRICES) priceByText.clear();
+    priceByText.set(raw, price);
+  }
+  return price;
 }
+
+/**
+ * Prices already read, by their text. A calendar's price texts repeat ("Gratis", "250 kr") and a
+ * page of a thousand events reads one or more each: one lookup instead of a normalisation and
+ * three regular expressions. Bounded, emptied at once when full (a cache of a pure function).
+ */
+const priceByText = new Map<string, number | null>();
+const MAX_KEPT_PRICES = 10_000;
 
 function readPriceNumber(value: number): number | null {
   if (!Number.isFinite(value) || value < 0) return null;
@@ -66,9 +80,10 @@ interface DecimalDigits {
 
 const SPACE_GROUPED = /^\d{1,3}(?: \d{3})+$/;
 
-function groupedBy(separator: string, digits: string): boolean {
-  const escaped = separator === '.' ? '\\.' : separator;
-  return new RegExp(`^\\d{1,3}(?:${escaped}\\d{3})+$`).test(digits);
+const GROUPED_BY: Record<string, RegExp> = { '.': /^\d{1,3}(?:\.\d{3})+$/, ',': /^\d{1,3}(?:,\d{3})+$/ };
+
+function groupedBy(separator: '.' | ',', digits: string): boolean {
+  return GROUPED_BY[separator]!.test(digits);
 }
 
 /** Splits a number made of digits, spaces, `.` and `,` into integer and fraction digits. */
@@ -76,7 +91,7 @@ function splitNumber(number: string): DecimalDigits | null {
   const lastDot = number.lastIndexOf('.');
   const lastComma = number.lastIndexOf(',');
   let decimalAt = -1;
-  let thousands: string | null = null;
+  let thousands: '.' | ',' | null = null;
 
   if (lastDot >= 0 && lastComma >= 0) {
     decimalAt = Math.max(lastDot, lastComma);

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { EventQuery } from '../domain/event-query.js';
-import { DATE_CANCELLED, type CalendarSnapshot, type SnapshotCatalogue } from '../read-model/calendar-snapshot.js';
+import { DATE_CANCELLED, DATE_NO_END, type CalendarSnapshot, type SnapshotCatalogue } from '../read-model/calendar-snapshot.js';
 import { DataVersionMoved } from '../read-model/data-version-moved.js';
 import { findResultPage } from '../read-model/event-results.js';
 import type { ReadModel } from '../read-model/read-model.js';
 import { wordMatch, type SearchMode, type WordMatch } from '../read-model/search-matches.js';
-import { feedDateEnds, feedEventRecords, type FeedEventRecord } from './feed-records.js';
+import { feedEventRecords, type FeedEventRecord } from './feed-records.js';
 
 /** How far ahead a feed looks: dates that start within this many days of now (docs/feeds.md). */
 export const FEED_WINDOW_DAYS = 365;
@@ -102,17 +102,14 @@ async function occurrencesOf(snapshot: CalendarSnapshot, db: Kysely<Database>, q
     if (api.nodes.length === 0) result = walk(await matches('approximate'));
   }
   const nodes = result.nodes;
-  const [events, ends] = await Promise.all([
-    feedEventRecords(db, snapshot, [...new Set(nodes.map((n) => n.event))]),
-    feedDateEnds(db, snapshot, nodes.map((n) => n.date)),
-  ]);
-  const { eventCategories, categoryIds, dateStart, dateVenue, dateFlags, venueIds } = snapshot;
+  // The dates' starts, ends, venues and marks are all in the snapshot: only the events are read.
+  const events = await feedEventRecords(db, snapshot, [...new Set(nodes.map((n) => n.event))]);
+  const { eventCategories, categoryIds, dateStart, dateEnds, dateVenue, dateFlags, venueIds } = snapshot;
   const categoriesOf = new Map<number, string[]>();
   const occurrences = nodes.map(({ event, date }): FeedOccurrence => {
     const record = events.get(event);
-    const end = ends.get(date);
-    // Both statements read the snapshot's version: a missing record was changed outside an import.
-    if (!record || end === undefined) throw new Error(`event ${snapshot.eventIds[event]} changed outside an import (data version ${snapshot.version})`);
+    // The statement read the snapshot's version: a missing record was changed outside an import.
+    if (!record) throw new Error(`event ${snapshot.eventIds[event]} changed outside an import (data version ${snapshot.version})`);
     let categories = categoriesOf.get(event);
     if (!categories) {
       categories = [];
@@ -120,13 +117,15 @@ async function occurrencesOf(snapshot: CalendarSnapshot, db: Kysely<Database>, q
       categoriesOf.set(event, categories);
     }
     const venue = dateVenue[date]!;
+    const flags = dateFlags[date]!;
     return {
       event: record,
       categoryIds: categories,
-      start: new Date(dateStart[date]!),
-      end,
+      // Epoch milliseconds read as float8: rounded back to the whole millisecond stored.
+      start: new Date(Math.round(dateStart[date]!)),
+      end: (flags & DATE_NO_END) !== 0 ? null : new Date(Math.round(dateEnds[date]!)),
       venueId: venue >= 0 ? venueIds[venue]! : null,
-      cancelled: (dateFlags[date]! & DATE_CANCELLED) !== 0,
+      cancelled: (flags & DATE_CANCELLED) !== 0,
     };
   });
   return { occurrences, capped: result.hasMore, catalogue: snapshot.catalogue };

@@ -15,24 +15,19 @@ export interface FeedEventRecord {
 }
 
 /**
- * The two statements of a feed, built once per database and then only given new parameters, like
- * the API's page statements (read-model/page-records.ts), but with only the columns a feed writes:
- * a feed has up to a thousand dates, and an event's prices, images and the dates' other columns
- * would be read, parsed and dropped. Each reads `calendar_state.version` in the same statement, so
- * that records of another data version are never mixed into a feed (readAtSnapshotVersion).
+ * The statement of a feed, built once per database and then only given new parameters, like the
+ * API's page statements (read-model/page-records.ts), but with only the columns a feed writes: a
+ * feed has up to a thousand dates, and an event's prices and images would be read, parsed and
+ * dropped (the dates themselves are all in the snapshot). It reads `calendar_state.version` in the
+ * same statement, so that records of another data version are never mixed into a feed
+ * (readAtSnapshotVersion).
  */
 function feedStatements(db: Kysely<Database>) {
   const events = db
     .selectFrom('calendar_state as cs')
     .leftJoin('events as e', (join) => join.on(sql<boolean>`e.id = any(${[] as string[]}::text[])`))
     .select(['cs.version', 'e.id', 'e.slug', 'e.title_nb', 'e.title_en', 'e.desc_nb', 'e.desc_en', 'e.updated_at']);
-  // Only the end: the start, venue and cancellation of a date are in the snapshot; "no end time"
-  // is not (there, a date without one ends three hours after its start).
-  const dates = db
-    .selectFrom('calendar_state as cs')
-    .leftJoin('occurrences as o', (join) => join.on(sql<boolean>`o.id = any(${[] as string[]}::bigint[])`))
-    .select(['cs.version', 'o.id', 'o.end_at']);
-  return { events: events.compile(), dates: dates.compile() };
+  return { events: events.compile() };
 }
 
 type FeedStatements = ReturnType<typeof feedStatements>;
@@ -69,18 +64,4 @@ export async function feedEventRecords(db: Kysely<Database>, snapshot: CalendarS
     });
   }
   return records;
-}
-
-/** The end of each of these dates (snapshot date numbers), null without an end time, as of the snapshot's version. */
-export async function feedDateEnds(db: Kysely<Database>, snapshot: CalendarSnapshot, dates: readonly number[]): Promise<Map<number, Date | null>> {
-  const ends = new Map<number, Date | null>();
-  if (dates.length === 0) return ends;
-  const byId = new Map<number, number>(dates.map((d) => [snapshot.dateId[d]!, d]));
-  const rows = await readAtSnapshotVersion(snapshot, () => runWith(db, statementsOf(db).dates, [dates.map((d) => String(snapshot.dateId[d]!))]));
-  for (const row of rows) {
-    if (row.id == null) continue;
-    const date = byId.get(Number(row.id));
-    if (date !== undefined) ends.set(date, row.end_at == null ? null : new Date(row.end_at));
-  }
-  return ends;
 }

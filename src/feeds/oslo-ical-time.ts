@@ -53,18 +53,35 @@ function osloReading(instant: Date): { wallClock: string; offsetMinutes: number 
   return { wallClock: `${t.slice(0, 4)}${t.slice(5, 7)}${t.slice(8, 10)}T${t.slice(11, 13)}${t.slice(14, 16)}${t.slice(17, 19)}`, offsetMinutes };
 }
 
+/** The value part of the property for each instant already written (its TZID and `:` included). */
+const valueByInstant = new Map<number, string>();
+/** Bounded like oslo-time.ts's timestamps (emptied at once when full: a cache of a pure function). */
+const MAX_KEPT_VALUES = 20_000;
+
 /**
  * A DTSTART or DTEND property for an instant: Oslo wall-clock time with `TZID=Europe/Oslo`, as
  * calendar clients show it. The one hour a year that Oslo's clocks read twice (the last Sunday of
  * October, 02:00–02:59) is ambiguous as a wall-clock time: RFC 5545 reads it as its first pass
  * (§3.3.5), but clients differ (ical.js reads the second), so both passes are written in UTC, which
- * no client can shift by an hour.
+ * no client can shift by an hour. Kept per instant: a feed's dates mostly start on the hour, and
+ * each costs three readings of the Oslo clock.
  */
 export function osloDateTimeProperty(name: 'DTSTART' | 'DTEND', instant: Date): string {
+  const ms = instant.getTime();
+  let value = valueByInstant.get(ms);
+  if (value === undefined) {
+    value = osloDateTimeValue(instant);
+    if (valueByInstant.size >= MAX_KEPT_VALUES) valueByInstant.clear();
+    valueByInstant.set(ms, value);
+  }
+  return name + value;
+}
+
+function osloDateTimeValue(instant: Date): string {
   const { wallClock, offsetMinutes } = osloReading(instant);
   const ms = instant.getTime();
   // The clocks go back within the hour after (first pass) or went back within the hour before (second pass).
   const repeated = osloReading(new Date(ms + HOUR_MS)).offsetMinutes < offsetMinutes || osloReading(new Date(ms - HOUR_MS)).offsetMinutes > offsetMinutes;
-  if (repeated) return `${name}:${utcDateTime(instant)}`;
-  return `${name};TZID=${OSLO_ZONE_NAME}:${wallClock}`;
+  if (repeated) return `:${utcDateTime(instant)}`;
+  return `;TZID=${OSLO_ZONE_NAME}:${wallClock}`;
 }

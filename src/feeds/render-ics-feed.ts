@@ -52,6 +52,12 @@ function locationOf(venue: VenueRow): string {
   return [venue.name, venue.address, town].filter((part): part is string => nonBlank(part) !== null).join(', ');
 }
 
+/** A venue's LOCATION line and, when it has a location, its GEO line. */
+function placeLinesOf(venue: VenueRow): string {
+  const location = contentLine('LOCATION', escapeText(locationOf(venue)));
+  return venue.latitude != null && venue.longitude != null ? `${location}GEO:${coordinate(venue.latitude)};${coordinate(venue.longitude)}\r\n` : location;
+}
+
 /** A coordinate as a plain decimal (GEO takes FLOAT: never an exponent), six decimals (about 10 cm). */
 const coordinate = (value: number): string => String(Number(value.toFixed(6)));
 
@@ -82,8 +88,9 @@ export function renderIcsFeed(feed: IcsFeed): string {
     `X-PUBLISHED-TTL:${REFRESH_INTERVAL}\r\n`,
     ...OSLO_VTIMEZONE.map((line) => `${line}\r\n`),
   ];
-  // An event's own lines, written once for all its dates in the feed.
+  // An event's own lines, written once for all its dates in the feed; a venue's LOCATION and GEO too.
   const eventLines = new Map<string, EventLines>();
+  const placeLines = new Map<string, string>();
   for (const occurrence of feed.occurrences) {
     const { event, start, end } = occurrence;
     let own = eventLines.get(event.id);
@@ -91,23 +98,27 @@ export function renderIcsFeed(feed: IcsFeed): string {
       own = eventLinesOf(event, occurrence.categoryIds, lan, base, categoryNames);
       eventLines.set(event.id, own);
     }
-    const venue = occurrence.venueId ? (catalogue.venues.get(occurrence.venueId) ?? null) : null;
+    let place = occurrence.venueId ? placeLines.get(occurrence.venueId) : '';
+    if (place === undefined) {
+      const venue = catalogue.venues.get(occurrence.venueId!);
+      place = venue ? placeLinesOf(venue) : '';
+      placeLines.set(occurrence.venueId!, place);
+    }
+    // Without an end time, no DTEND: the event then "ends on the same date and time" as it starts
+    // (§3.6.1), as the API's endDate equals startDate. A DTEND must be later than DTSTART.
+    const dtend = end !== null && end.getTime() > start.getTime() ? `${osloDateTimeProperty('DTEND', end)}\r\n` : '';
     parts.push(
-      'BEGIN:VEVENT\r\n',
-      contentLine('UID', escapeText(occurrenceUid(event.id, start, host))),
-      own.stamps,
-      `${osloDateTimeProperty('DTSTART', start)}\r\n`,
-      // Without an end time, no DTEND: the event then "ends on the same date and time" as it starts
-      // (§3.6.1), as the API's endDate equals startDate. A DTEND must be later than DTSTART.
-      ...(end !== null && end.getTime() > start.getTime() ? [`${osloDateTimeProperty('DTEND', end)}\r\n`] : []),
-      occurrence.cancelled ? own.cancelledSummary : own.summary,
-      own.description,
-      ...(venue ? [contentLine('LOCATION', escapeText(locationOf(venue)))] : []),
-      ...(venue && venue.latitude != null && venue.longitude != null ? [`GEO:${coordinate(venue.latitude)};${coordinate(venue.longitude)}\r\n`] : []),
-      own.categories,
-      own.url,
-      `STATUS:${occurrence.cancelled ? 'CANCELLED' : 'CONFIRMED'}\r\n`,
-      'END:VEVENT\r\n',
+      'BEGIN:VEVENT\r\n' +
+        contentLine('UID', escapeText(occurrenceUid(event.id, start, host))) +
+        own.stamps +
+        `${osloDateTimeProperty('DTSTART', start)}\r\n` +
+        dtend +
+        (occurrence.cancelled ? own.cancelledSummary : own.summary) +
+        own.description +
+        place +
+        own.categories +
+        own.url +
+        `STATUS:${occurrence.cancelled ? 'CANCELLED' : 'CONFIRMED'}\r\nEND:VEVENT\r\n`,
     );
   }
   parts.push('END:VCALENDAR\r\n');

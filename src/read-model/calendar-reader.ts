@@ -9,7 +9,7 @@ import { dateRecordsAt, eventRecordsAt } from './page-records.js';
 import { LargeAnswerGate } from './large-answer-gate.js';
 import { listInTurns } from './list-in-turns.js';
 import type { ReadModel } from './read-model.js';
-import { shownDateRecordsAt } from './selected-date-records.js';
+import { selectedDateRecordsAt, type DateColumn } from './selected-date-records.js';
 import { selectedEventRecordsAt } from './selected-event-records.js';
 import { wordMatch, type WordMatch } from './search-matches.js';
 
@@ -29,14 +29,22 @@ export interface CalendarNode {
   distanceKm: number | null;
 }
 
+/** The columns an operation's Event fields read (see NodeOptions.columns). */
+export interface SelectedColumns {
+  event: readonly (keyof EventFields)[];
+  date: readonly DateColumn[];
+}
+
 export interface NodeOptions {
   /** Load each node's later dates too (the operation selects `repetitions`). */
   repetitions: boolean;
   /**
-   * Read only these `events` columns (selected-event-records.ts: what the selected fields read);
-   * absent or null: every column. Set by `allUpcomingEventsInArea`, whose answers can hold every event.
+   * Read only these columns: of `events`, what the selected fields read (selected-event-records.ts);
+   * of the dates, what the snapshot does not hold (selected-date-records.ts). Absent or null: every
+   * column. The resolvers set it from the operation's selection (schema/node-options.ts): the
+   * records are then partial, fit for the fields of that operation alone.
    */
-  eventColumns?: readonly (keyof EventFields)[] | null | undefined;
+  columns?: SelectedColumns | null | undefined;
 }
 
 export interface EventsPageRequest extends NodeOptions {
@@ -265,12 +273,12 @@ export class CalendarReader {
     });
     const dates = new Set<number>(refs.map((r) => r.date));
     for (const list of laterDates) for (const d of list ?? []) dates.add(d);
+    const columns = options.columns;
+    const eventNumbers = [...new Set(refs.map((r) => r.event))];
+    // The events' statement checks the data version for both (the dates' may not run at all).
     const [events, occurrences] = await Promise.all([
-      options.eventColumns
-        ? selectedEventRecordsAt(this.db, snapshot, [...new Set(refs.map((r) => r.event))], options.eventColumns)
-        : eventRecordsAt(this.db, snapshot, [...new Set(refs.map((r) => r.event))]),
-      // Partial records go with partial events: both are the area's (what its fields show).
-      options.eventColumns ? shownDateRecordsAt(this.db, snapshot, [...dates]) : dateRecordsAt(this.db, snapshot, [...dates]),
+      columns ? selectedEventRecordsAt(this.db, snapshot, eventNumbers, columns.event) : eventRecordsAt(this.db, snapshot, eventNumbers),
+      columns ? selectedDateRecordsAt(this.db, snapshot, [...dates], columns.date) : dateRecordsAt(this.db, snapshot, [...dates]),
     ]);
     const nodes: CalendarNode[] = [];
     refs.forEach((ref, i) => {

@@ -7,6 +7,12 @@ export const EVENT_SUPER = 4;
 /** Bits of `dateFlags`. */
 export const DATE_CANCELLED = 1;
 export const DATE_SOLD_OUT = 2;
+/**
+ * The date has no end time (`end_at` null): `dateEnds` is then its start + 3 h, and the API's
+ * endDate its start. With an end time, `dateEnds` is that end (the importer writes `ends_at` as
+ * `end_at` whenever there is one), so the snapshot answers endDate without reading the date.
+ */
+export const DATE_NO_END = 4;
 
 /** `eventMode` values; anything else the importer accepted is `MODE_OTHER`. */
 export const MODE_OFFLINE = 0;
@@ -88,6 +94,11 @@ export interface CalendarSnapshot {
   dateCount: number;
   /** Every date index, by start, then event id, then date id. */
   dateOrder: Uint32Array;
+  /**
+   * Per venue, the positions in `dateOrder` (ranks) of its dates, ascending: a filter on a few
+   * venues walks their dates alone, in listing order, instead of every date (event-results.ts).
+   */
+  venueDateRanks: PackedLists;
   /** ms since the epoch. */
   dateStart: Float64Array;
   /** When the date stops counting as ongoing: its end, or start + 3 h without an end time. */

@@ -146,7 +146,7 @@ export function findResultPage(snapshot: CalendarSnapshot, request: ResultReques
 }
 
 /** The date-level conditions and search words of a query, as one predicate on a date index. */
-function dateCondition(snapshot: CalendarSnapshot, request: ResultRequest): (date: number, event: number) => boolean {
+function dateCondition(snapshot: CalendarSnapshot, request: ResultRequest, venues = allowedVenues(snapshot, request.query)): (date: number, event: number) => boolean {
   const q = request.query;
   const words = request.words;
   const from = Math.max(q.from.getTime(), q.now.getTime());
@@ -157,7 +157,6 @@ function dateCondition(snapshot: CalendarSnapshot, request: ResultRequest): (dat
   const endMinute = hours ? hours.endMinute : 0;
   const wraps = startMinute >= endMinute;
   const excludedFlags = (q.cancelledNotIncluded ? DATE_CANCELLED : 0) | (q.soldOutNotIncluded ? DATE_SOLD_OUT : 0);
-  const venues = allowedVenues(snapshot, q);
   const { dateStart, dateEnds, dateVenue, dateMinute, dateFlags } = snapshot;
   return (i, event) => {
     const start = dateStart[i]!;
@@ -180,7 +179,8 @@ function dateCondition(snapshot: CalendarSnapshot, request: ResultRequest): (dat
 /** Every node, for the total and facets; the page kept as the best nodes so far. */
 function everyNode(snapshot: CalendarSnapshot, request: ResultRequest): ResultPage {
   const { query: q, page, pageSize, facets } = request;
-  const datePasses = dateCondition(snapshot, request);
+  const venues = allowedVenues(snapshot, q);
+  const datePasses = dateCondition(snapshot, request, venues);
   const eventPasses = eventCondition(snapshot, q);
   const groupByDay = q.groupByDay;
   const venueHits = facets.includes('venues') ? new Uint32Array(snapshot.venueIds.length) : null;
@@ -192,8 +192,13 @@ function everyNode(snapshot: CalendarSnapshot, request: ResultRequest): ResultPa
   const until = q.until ? q.until.getTime() : Number.POSITIVE_INFINITY;
   const dateStart = snapshot.dateStart;
   let count = 0;
+  // With few allowed venues, only the events with a date at one of them (in event order, as below).
+  const ranks = venues ? ranksOfVenues(snapshot, venues, q.fromStart ? q.fromStart.getTime() : Number.NEGATIVE_INFINITY, until) : null;
+  const candidates = ranks ? eventsOfRanks(snapshot, ranks) : null;
+  const visited = candidates ? candidates.length : events;
 
-  for (let event = 0; event < events; event++) {
+  for (let n = 0; n < visited; n++) {
+    const event = candidates ? candidates[n]! : n;
     const first = eventDateOffsets[event]!;
     const end = eventDateOffsets[event + 1]!;
     if (first === end || !eventPasses(event)) continue;
@@ -242,7 +247,10 @@ function everyNode(snapshot: CalendarSnapshot, request: ResultRequest): ResultPa
   };
 }
 
-/** Scratch marks per snapshot for the walk in listing order (it never yields, so one set serves all). */
+/**
+ * Scratch marks per snapshot for the walk in listing order and for gathering the events of a few
+ * venues (neither yields, so one set serves all).
+ */
 interface Scratch {
   stamp: number;
   /** Stamp of the walk that judged the event's event-level conditions; the verdict in `passes`. */
@@ -274,19 +282,24 @@ function scratchFor(snapshot: CalendarSnapshot): Scratch {
 /** The first nodes in listing order, up to the page and one more: no total, no facets. */
 function firstNodes(snapshot: CalendarSnapshot, request: ResultRequest): ResultPage {
   const { query: q, page, pageSize } = request;
-  const datePasses = dateCondition(snapshot, request);
+  const venues = allowedVenues(snapshot, q);
+  const datePasses = dateCondition(snapshot, request, venues);
   const eventPasses = eventCondition(snapshot, q);
   const groupByDay = q.groupByDay;
   const scratch = scratchFor(snapshot);
   const { stamp, judged, passes, noded, day } = scratch;
   const { dateOrder, dateEvent, dateDay, dateStart } = snapshot;
   const until = q.until ? q.until.getTime() : Number.POSITIVE_INFINITY;
+  // The allowed venues' dates alone, when they are few: the same dates in the same order, but for
+  // those the venue condition would refuse anyway.
+  const ranks = venues ? ranksOfVenues(snapshot, venues, q.fromStart ? q.fromStart.getTime() : Number.NEGATIVE_INFINITY, until) : null;
+  const walked = ranks ? ranks.length : dateOrder.length;
   const firstNode = page * pageSize;
   const lastNode = firstNode + pageSize;
   const nodes: NodeIndex[] = [];
   let count = 0;
-  for (let k = 0; k < dateOrder.length && count <= lastNode; k++) {
-    const i = dateOrder[k]!;
+  for (let n = 0; n < walked && count <= lastNode; n++) {
+    const i = dateOrder[ranks ? ranks[n]! : n]!;
     // In listing order: no later date starts early enough.
     if (dateStart[i]! >= until) break;
     const event = dateEvent[i]!;
@@ -308,6 +321,67 @@ function firstNodes(snapshot: CalendarSnapshot, request: ResultRequest): ResultP
     totalCount: count <= lastNode ? count : null,
     facets: {},
   };
+}
+
+/** The rank bounds [from, to) within one venue's ranks of the dates starting in [fromStart, until). */
+function startBounds(snapshot: CalendarSnapshot, ranks: Uint32Array, fromStart: number, until: number): [number, number] {
+  const { dateOrder, dateStart } = snapshot;
+  // The first position whose date starts at or after `bound` (a venue's ranks list its dates by start).
+  const firstAtOrAfter = (bound: number) => {
+    let low = 0;
+    let high = ranks.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (dateStart[dateOrder[ranks[middle]!]!]! < bound) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  return [fromStart === Number.NEGATIVE_INFINITY ? 0 : firstAtOrAfter(fromStart), until === Number.POSITIVE_INFINITY ? ranks.length : firstAtOrAfter(until)];
+}
+
+/**
+ * The listing-order positions of the allowed venues' dates that start in [fromStart, until),
+ * ascending; null when they are not few enough (over half of all dates) for gathering and sorting
+ * them to beat walking every date.
+ */
+function ranksOfVenues(snapshot: CalendarSnapshot, allowed: Uint8Array, fromStart: number, until: number): Uint32Array | null {
+  const { offsets, values } = snapshot.venueDateRanks;
+  const parts: Uint32Array[] = [];
+  let total = 0;
+  for (let v = 0; v < allowed.length; v++) {
+    if (allowed[v] !== 1) continue;
+    const own = values.subarray(offsets[v]!, offsets[v + 1]!);
+    const [from, to] = startBounds(snapshot, own, fromStart, until);
+    if (to <= from) continue;
+    parts.push(own.subarray(from, to));
+    total += to - from;
+    if (total > snapshot.dateCount >> 1) return null;
+  }
+  if (parts.length === 1) return parts[0]!;
+  const ranks = new Uint32Array(total);
+  let at = 0;
+  for (const part of parts) {
+    ranks.set(part, at);
+    at += part.length;
+  }
+  // Numeric order (a typed array sorts its numbers as numbers): the listing order again.
+  return parts.length > 1 ? ranks.sort() : ranks;
+}
+
+/** The events of these dates (listing-order positions), each once, ascending. */
+function eventsOfRanks(snapshot: CalendarSnapshot, ranks: Uint32Array): Uint32Array {
+  const { stamp, judged } = scratchFor(snapshot);
+  const { dateOrder, dateEvent } = snapshot;
+  const events = new Uint32Array(ranks.length);
+  let count = 0;
+  for (let n = 0; n < ranks.length; n++) {
+    const event = dateEvent[dateOrder[ranks[n]!]!]!;
+    if (judged[event] === stamp) continue;
+    judged[event] = stamp;
+    events[count++] = event;
+  }
+  return events.subarray(0, count).sort();
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   EVENT_FEATURED_SPECIAL,
   EVENT_SUPER,
   DATE_CANCELLED,
+  DATE_NO_END,
   DATE_SOLD_OUT,
   MODE_OFFLINE,
   MODE_ONLINE,
@@ -307,7 +308,7 @@ async function readEvents(trx: Transaction<Database>, cutoff: Date, catalogue: C
 
 type DateColumns = Pick<
   CalendarSnapshot,
-  'eventDateOffsets' | 'dateCount' | 'dateOrder' | 'dateStart' | 'dateEnds' | 'dateEvent' | 'dateVenue' | 'dateId' | 'dateDay' | 'dateMinute' | 'dateFlags'
+  'eventDateOffsets' | 'dateCount' | 'dateOrder' | 'venueDateRanks' | 'dateStart' | 'dateEnds' | 'dateEvent' | 'dateVenue' | 'dateId' | 'dateDay' | 'dateMinute' | 'dateFlags'
 >;
 
 interface DateRow {
@@ -320,6 +321,7 @@ interface DateRow {
   day: number;
   cancelled: boolean;
   sold_out: boolean;
+  no_end: boolean;
 }
 
 async function readDates(trx: Transaction<Database>, cutoff: Date, events: EventsRead, catalogue: CatalogueRead): Promise<DateColumns> {
@@ -344,6 +346,7 @@ async function readDates(trx: Transaction<Database>, cutoff: Date, events: Event
         sql<number>`o.local_day::date - date '1970-01-01'`.as('day'),
         'o.cancelled',
         'o.sold_out',
+        sql<boolean>`o.end_at is null`.as('no_end'),
       ])
       .where('o.ends_at', '>', cutoff)
       .where('o.id', '>', after)
@@ -361,7 +364,7 @@ async function readDates(trx: Transaction<Database>, cutoff: Date, events: Event
       id.push(Number(row.id));
       day.push(Number(row.day));
       minute.push(row.local_minute);
-      flags.push((row.cancelled ? DATE_CANCELLED : 0) | (row.sold_out ? DATE_SOLD_OUT : 0));
+      flags.push((row.cancelled ? DATE_CANCELLED : 0) | (row.sold_out ? DATE_SOLD_OUT : 0) | (row.no_end ? DATE_NO_END : 0));
     }
     if (page.length < ROWS_PER_READ) break;
     after = Number(page[page.length - 1]!.id);
@@ -392,19 +395,38 @@ async function readDates(trx: Transaction<Database>, cutoff: Date, events: Event
   const dateOrder = new Uint32Array(count);
   for (let i = 0; i < count; i++) dateOrder[i] = i;
   dateOrder.sort((a, b) => dateStart[a]! - dateStart[b]! || dateEvent[a]! - dateEvent[b]! || dateId[a]! - dateId[b]!);
+  const dateVenue = permute(venue, (n) => new Int32Array(n));
 
   return {
     eventDateOffsets: offsets,
     dateCount: count,
     dateOrder,
+    venueDateRanks: ranksByVenue(dateOrder, dateVenue, catalogue.venueIndex.size),
     dateStart,
     dateEnds: permute(ends, (n) => new Float64Array(n)),
     dateEvent,
-    dateVenue: permute(venue, (n) => new Int32Array(n)),
+    dateVenue,
     dateId,
     dateDay: permute(day, (n) => new Int32Array(n)),
     dateMinute: permute(minute, (n) => new Uint16Array(n)),
     dateFlags: permute(flags, (n) => new Uint8Array(n)),
   };
 
+}
+
+/** Each venue's dates as positions in the listing order, ascending (a counting sort: one pass to count, one to place). */
+function ranksByVenue(dateOrder: Uint32Array, dateVenue: Int32Array, venueCount: number): PackedLists {
+  const offsets = new Uint32Array(venueCount + 1);
+  for (let rank = 0; rank < dateOrder.length; rank++) {
+    const venue = dateVenue[dateOrder[rank]!]!;
+    if (venue >= 0) offsets[venue + 1] = offsets[venue + 1]! + 1;
+  }
+  for (let v = 0; v < venueCount; v++) offsets[v + 1] = offsets[v + 1]! + offsets[v]!;
+  const values = new Uint32Array(offsets[venueCount]!);
+  const next = offsets.slice(0, venueCount);
+  for (let rank = 0; rank < dateOrder.length; rank++) {
+    const venue = dateVenue[dateOrder[rank]!]!;
+    if (venue >= 0) values[next[venue]!++] = rank;
+  }
+  return { offsets, values };
 }

@@ -121,13 +121,17 @@ export async function selectedEventRecordsAt(
     if (row.id == null) continue;
     const event = eventById.get(row.id);
     if (event === undefined) continue;
-    const { version: _version, ...fields } = row;
     const categories: string[] = [];
     for (let k = eventCategories.offsets[event]!; k < eventCategories.offsets[event + 1]!; k++) categories.push(categoryIds[eventCategories.values[k]!]!);
     const organizers: string[] = [];
     for (let k = eventOrganizers.offsets[event]!; k < eventOrganizers.offsets[event + 1]!; k++) organizers.push(organizerIds[eventOrganizers.values[k]!]!);
     // Partial on purpose (see above): the columns not read are absent, and their fields are not asked.
-    records.set(event, { ...(fields as unknown as EventFields), category_ids: categories, organizer_ids: organizers });
+    // The row itself becomes the record (its `version` left on it, unread): a copy of each of a
+    // thousand rows would be as many objects more for the young generation to collect.
+    const record = row as unknown as EventRecord;
+    record.category_ids = categories;
+    record.organizer_ids = organizers;
+    records.set(event, record);
   }
   return records;
 }

@@ -6,7 +6,8 @@ import { postGraphQL, startTestServer, type TestServer } from '../support/test-s
  * A whole-world `allUpcomingEventsInArea` over more events than one large answer's threshold (1 000):
  * such answers are read in chunks, with only the columns the selection reads, and handed to the
  * executor a chunk per turn of the event loop, one at a time per process. The answer must still be
- * every event, once, chronological, each field as `events` (which reads every column) shows it.
+ * every event, once, chronological, each field as `events` shows it with jsonLd selected (which
+ * makes it read every column).
  */
 const NOW = new Date('2026-05-04T12:00:00+02:00');
 const EVENTS = 1_600;
@@ -89,14 +90,14 @@ async function area(box: Record<string, number>): Promise<Node[]> {
   return (res.body.data as { allUpcomingEventsInArea: Node[] }).allUpcomingEventsInArea;
 }
 
-/** Every upcoming event through `events` (one node per event, its next date promoted), all columns read. */
+/** Every upcoming event through `events` (one node per event, its next date promoted), all columns read (jsonLd asks them). */
 async function everyEvent(): Promise<Node[]> {
   const nodes: Node[] = [];
   for (let page = 0; ; page++) {
-    const res = await postGraphQL(server.url, { query: `query ($p: Int) { events(page: $p, pageSize: 1000) { hasMore data { ${FIELDS} } } }`, variables: { p: page } });
+    const res = await postGraphQL(server.url, { query: `query ($p: Int) { events(page: $p, pageSize: 1000) { hasMore data { ${FIELDS} jsonLd } } }`, variables: { p: page } });
     expect(res.body.errors).toBeUndefined();
     const { data, hasMore } = (res.body.data as { events: { data: Node[]; hasMore: boolean } }).events;
-    nodes.push(...data);
+    nodes.push(...data.map(({ jsonLd: _jsonLd, ...rest }) => rest as Node));
     if (!hasMore) return nodes;
   }
 }

@@ -29,6 +29,45 @@ describe('iCalendar text: folding', () => {
     }
   });
 
+  it('folds every string as a walk over its code points would, escaping alike with or without anything to escape', () => {
+    // The plain definitions, one code point at a time: what the sliced and short-cut versions must equal.
+    const referenceFold = (line: string) => {
+      let out = '';
+      let octets = 0;
+      for (const char of line) {
+        const size = Buffer.byteLength(char);
+        if (octets + size > 75) {
+          out += '\r\n ';
+          octets = 1;
+        }
+        out += char;
+        octets += size;
+      }
+      return `${out}\r\n`;
+    };
+    const referenceEscape = (text: string) =>
+      text
+        .replace(/\r\n?/g, '\n')
+        .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
+        .replace(/[\\;,\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
+    const alphabet = ['a', 'Z', ' ', ',', ';', '\\', '\n', '\r', '\t', '\u0007', 'ø', 'Å', '€', '🎻', '\ud800', '\udc00'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let round = 0; round < 2000; round++) {
+      const length = Math.floor(next() * 300);
+      // Half the rounds plain ASCII letters (the short cuts), half from the whole alphabet.
+      const letters = round % 2 === 0 ? alphabet.slice(0, 3) : alphabet;
+      let text = '';
+      for (let i = 0; i < length; i++) text += letters[Math.floor(next() * letters.length)]!;
+      expect(escapeText(text)).toBe(referenceEscape(text));
+      const line = `DESCRIPTION:${escapeText(text)}`;
+      const folded = foldLine(line);
+      expect(folded).toBe(referenceFold(line));
+      for (const part of lines(folded)) expect(Buffer.byteLength(part)).toBeLessThanOrEqual(75);
+      expect(unfold(folded)).toBe(line);
+    }
+  });
+
   it('escapes backslash, semicolon, comma and line breaks, and drops control characters', () => {
     expect(escapeText('a\\b;c,d\r\ne\nf\rg\u0007h\ti')).toBe('a\\\\b\\;c\\,d\\ne\\nf\\ng' + 'h\ti');
   });

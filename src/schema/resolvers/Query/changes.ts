@@ -12,6 +12,7 @@ import {
 import type { CalendarNode } from '../../../read-model/calendar-reader.js';
 import type { GraphQLContext } from '../../context.js';
 import { invalidArguments, serviceUnavailable } from '../../errors.js';
+import { nodeOptionsFor } from '../../node-options.js';
 import { selectedFieldNames, selectionSetsOf } from '../../selected-fields.js';
 
 export const DEFAULT_CHANGES_PAGE_SIZE = 100;
@@ -134,7 +135,7 @@ export const changes: QueryResolvers['changes'] = async (_p, args, ctx, info) =>
   const changedSelections = selectionSetsOf('changed', info.fieldNodes.map((f) => f.selectionSet), info.fragments);
   const selected = selectedFieldNames(changedSelections, info.fragments);
   const ids = candidates.map((c) => c.id);
-  const nodes = ids.length > 0 ? await ctx.calendar.upcomingNodes(ids, { repetitions: selected.has('repetitions') }) : [];
+  const nodes = ids.length > 0 ? await ctx.calendar.upcomingNodes(ids, nodeOptionsFor(selected)) : [];
   const byId = new Map<string, CalendarNode>(nodes.map((n) => [n.event.id, n]));
   const missing = ids.filter((id) => !byId.has(id));
   // Nodes were read with a check that the read model's version is the database's (readAtSnapshotVersion),

@@ -3,13 +3,13 @@ import type { QueryResolvers } from '../../../../generated/resolvers-types.js';
 import { findEventIds } from '../../../db/repositories/event-lookups.js';
 import { MAX_LIST_ARGUMENT_LENGTH } from '../../../domain/event-query.js';
 import type { CalendarNode, NodeOptions } from '../../../read-model/calendar-reader.js';
-import { eventColumnsFor } from '../../../read-model/selected-event-records.js';
 import { invalidArguments } from '../../errors.js';
+import { nodeOptionsFor } from '../../node-options.js';
 import { selectedFieldNames } from '../../selected-fields.js';
 
-/** Whether the operation selects the events' `repetitions` (read with the nodes, then). */
+/** What the operation selects of the events: their `repetitions`, and which columns to read. */
 function nodeOptions(info: GraphQLResolveInfo): NodeOptions {
-  return { repetitions: selectedFieldNames(info.fieldNodes.map((f) => f.selectionSet), info.fragments).has('repetitions') };
+  return nodeOptionsFor(selectedFieldNames(info.fieldNodes.map((f) => f.selectionSet), info.fragments));
 }
 
 export const eventByID: QueryResolvers['eventByID'] = async (_p, { eventID }, ctx, info) =>
@@ -55,9 +55,7 @@ export const allUpcomingEventsInArea: QueryResolvers['allUpcomingEventsInArea'] 
   if (minLongitude! > maxLongitude!) bad.push('minLongitude', 'maxLongitude');
   if (bad.length > 0) throw invalidArguments(bad, 'a minimum edge lies beyond its maximum');
   const box = { minLatitude: minLatitude!, maxLatitude: maxLatitude!, minLongitude: minLongitude!, maxLongitude: maxLongitude! };
-  const selected = selectedFieldNames(info.fieldNodes.map((f) => f.selectionSet), info.fragments);
-  // Only the columns the selected fields read: a whole-world answer holds every event.
-  const nodes = await ctx.calendar.eventsInArea(box, { repetitions: selected.has('repetitions'), eventColumns: eventColumnsFor(selected) });
+  const nodes = await ctx.calendar.eventsInArea(box, nodeOptions(info));
   // A large answer's items are promises released a chunk per turn of the event loop (list-in-turns.ts):
   // GraphQL completes a list of promises item by item, though the generated type names only the items.
   return nodes as CalendarNode[];

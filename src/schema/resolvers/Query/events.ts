@@ -3,6 +3,7 @@ import { buildEventQuery, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../../doma
 import type { FacetKind } from '../../../read-model/event-results.js';
 import { selectedFieldNames, selectionSetsOf } from '../../selected-fields.js';
 import { invalidArguments } from '../../errors.js';
+import { nodeOptionsFor } from '../../node-options.js';
 
 const FACETS: readonly FacetKind[] = ['venues', 'organizers', 'categories'];
 
@@ -29,7 +30,7 @@ export const events: QueryResolvers['events'] = async (_parent, args, ctx, info)
     pageSize,
     facets: FACETS.filter((f) => selected.has(f)),
     wantsTotal: selected.has('totalCount') || selected.has('pageInfo'),
-    repetitions: nodeFields.has('repetitions'),
+    ...nodeOptionsFor(nodeFields),
   });
   return { ...result, page, pageSize };
 };
