@@ -1,11 +1,11 @@
 import type { CategoryRow, EventRecord, OccurrenceRow, OrganizerRow, StoredImage, StoredPrice, VenueRow } from '../db/database.js';
-import type { CalendarNode } from '../read-model/calendar-reader.js';
 import type { FacetCount, FacetKind } from '../read-model/event-results.js';
 
 export type { EventRecord };
 
-/** One node of a result: an event with one of its dates promoted (see CalendarNode). */
-export type EventNode = CalendarNode;
+/** One node of a result: an event with one of its dates promoted, its fields as getters (event-node.ts). */
+export type { EventNode } from './event-node.js';
+import type { EventNode } from './event-node.js';
 
 /**
  * A page of `events`. Whole-result figures (total, facet counts) are only computed when selected:

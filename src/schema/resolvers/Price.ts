@@ -1,9 +1,14 @@
 import type { PriceResolvers } from '../../../generated/resolvers-types.js';
+import type { PriceModel } from '../models.js';
+import type { DefaultResolvedFields } from '../resolver-result.js';
 import { readPriceInput } from '../../domain/price-input.js';
 import { ticketTypeLabels } from '../../domain/ticket-types.js';
 
+// `type` is the stored price's own property, read without a resolver (schema/event-node.ts says why).
+const storedPriceFields: DefaultResolvedFields<PriceResolvers, 'type'> = {} as PriceModel;
+void storedPriceFields;
+
 export const Price: PriceResolvers = {
-  type: (p) => p.type,
   price: (p) => readPriceInput(p.price),
   name_nb: (p) => ticketTypeLabels(p.type, p).name_nb,
   name_en: (p) => ticketTypeLabels(p.type, p).name_en,

@@ -12,6 +12,7 @@ import {
 import type { CalendarNode } from '../../../read-model/calendar-reader.js';
 import type { GraphQLContext } from '../../context.js';
 import { invalidArguments, serviceUnavailable } from '../../errors.js';
+import { eventNodes } from '../../event-node.js';
 import { nodeOptionsFor } from '../../node-options.js';
 import { selectedFieldNames, selectionSetsOf } from '../../selected-fields.js';
 
@@ -145,7 +146,7 @@ export const changes: QueryResolvers['changes'] = async (_p, args, ctx, info) =>
   if (nodes.length === 0 && missing.length > 0 && (await shownInDatabase(ctx.db, missing, ctx.now)).length > 0) {
     throw serviceUnavailable('the calendar is being updated; retry shortly');
   }
-  const changed = ids.flatMap((id) => byId.get(id) ?? []);
+  const changed = eventNodes(ids.flatMap((id) => byId.get(id) ?? []));
   // A full sync's client holds nothing: nothing to remove.
   const removedIds = cursor.full ? [] : missing;
   return { changed, removedIds, cursor: encodeChangeCursor(listed.next), hasMore: listed.hasMore };

@@ -4,8 +4,11 @@ import { findEventIds } from '../../../db/repositories/event-lookups.js';
 import { MAX_LIST_ARGUMENT_LENGTH } from '../../../domain/event-query.js';
 import type { CalendarNode, NodeOptions } from '../../../read-model/calendar-reader.js';
 import { invalidArguments } from '../../errors.js';
+import { EventNode, eventNodes } from '../../event-node.js';
 import { nodeOptionsFor } from '../../node-options.js';
 import { selectedFieldNames } from '../../selected-fields.js';
+
+const firstNode = (nodes: readonly CalendarNode[]): EventNode | null => (nodes[0] ? new EventNode(nodes[0]) : null);
 
 /** What the operation selects of the events: their `repetitions`, and which columns to read. */
 function nodeOptions(info: GraphQLResolveInfo): NodeOptions {
@@ -13,11 +16,11 @@ function nodeOptions(info: GraphQLResolveInfo): NodeOptions {
 }
 
 export const eventByID: QueryResolvers['eventByID'] = async (_p, { eventID }, ctx, info) =>
-  (await ctx.calendar.upcomingNodes([eventID], nodeOptions(info)))[0] ?? null;
+  firstNode(await ctx.calendar.upcomingNodes([eventID], nodeOptions(info)));
 
 export const eventBySlug: QueryResolvers['eventBySlug'] = async (_p, { eventSlug }, ctx, info) => {
   const ids = await findEventIds(ctx.db, { slugs: [eventSlug] });
-  return (await ctx.calendar.upcomingNodes(ids, nodeOptions(info)))[0] ?? null;
+  return firstNode(await ctx.calendar.upcomingNodes(ids, nodeOptions(info)));
 };
 
 export const eventsBySlugs: QueryResolvers['eventsBySlugs'] = async (_p, { eventsSlugs }, ctx, info) => {
@@ -29,7 +32,7 @@ export const eventsBySlugs: QueryResolvers['eventsBySlugs'] = async (_p, { event
   const idBySlug = new Map(found.map((f) => [f.slug, f.id]));
   // "In the order of the slugs asked; unknown slugs are skipped."
   const ids = slugs.map((s) => idBySlug.get(s)).filter((id): id is string => id != null);
-  return ctx.calendar.upcomingNodes(ids, nodeOptions(info));
+  return eventNodes(await ctx.calendar.upcomingNodes(ids, nodeOptions(info)));
 };
 
 export const eventByTitle: QueryResolvers['eventByTitle'] = async (_p, { title, lan }, ctx, info) => {
@@ -38,11 +41,11 @@ export const eventByTitle: QueryResolvers['eventByTitle'] = async (_p, { title, 
   // When several share the title: the next upcoming one (ties by id).
   const nodes = await ctx.calendar.upcomingNodes(ids, nodeOptions(info));
   nodes.sort((a, b) => new Date(a.occurrence.start_at).getTime() - new Date(b.occurrence.start_at).getTime() || (a.event.id < b.event.id ? -1 : 1));
-  return nodes[0] ?? null;
+  return firstNode(nodes);
 };
 
-export const allUpcomingSuperEvents: QueryResolvers['allUpcomingSuperEvents'] = (_p, _a, ctx, info) =>
-  ctx.calendar.upcomingSuperEvents(nodeOptions(info));
+export const allUpcomingSuperEvents: QueryResolvers['allUpcomingSuperEvents'] = async (_p, _a, ctx, info) =>
+  eventNodes(await ctx.calendar.upcomingSuperEvents(nodeOptions(info)));
 
 export const allUpcomingEventsInArea: QueryResolvers['allUpcomingEventsInArea'] = async (_p, args, ctx, info) => {
   const { minLatitude, maxLatitude, minLongitude, maxLongitude } = args;
@@ -58,5 +61,5 @@ export const allUpcomingEventsInArea: QueryResolvers['allUpcomingEventsInArea'] 
   const nodes = await ctx.calendar.eventsInArea(box, nodeOptions(info));
   // A large answer's items are promises released a chunk per turn of the event loop (list-in-turns.ts):
   // GraphQL completes a list of promises item by item, though the generated type names only the items.
-  return nodes as CalendarNode[];
+  return nodes.map((item) => (item instanceof Promise ? item.then((node) => new EventNode(node)) : new EventNode(item))) as unknown as EventNode[];
 };

@@ -3,6 +3,7 @@ import { buildEventQuery, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../../doma
 import type { FacetKind } from '../../../read-model/event-results.js';
 import { selectedFieldNames, selectionSetsOf } from '../../selected-fields.js';
 import { invalidArguments } from '../../errors.js';
+import { eventNodes } from '../../event-node.js';
 import { nodeOptionsFor } from '../../node-options.js';
 
 const FACETS: readonly FacetKind[] = ['venues', 'organizers', 'categories'];
@@ -32,5 +33,5 @@ export const events: QueryResolvers['events'] = async (_parent, args, ctx, info)
     wantsTotal: selected.has('totalCount') || selected.has('pageInfo'),
     ...nodeOptionsFor(nodeFields),
   });
-  return { ...result, page, pageSize };
+  return { ...result, nodes: eventNodes(result.nodes), page, pageSize };
 };
