@@ -19,11 +19,15 @@ function startupFields(config: Config, service: RunningService, tracing: string 
           poolSize: config.DATABASE_POOL_SIZE,
           acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
           statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+          // Where API reads go besides the primary (empty: all to DATABASE_URL).
+          readReplicas: (config.DATABASE_READ_URL ?? []).map(withoutPassword),
+          migrate: config.MIGRATE,
         }
       : {
           kind: 'pglite',
           dataDir: config.CALENDAR_DATA_DIR === 'memory://' ? 'memory://' : path.resolve(config.CALENDAR_DATA_DIR),
           schema: service.database.schema,
+          migrate: config.MIGRATE,
         };
   return {
     url: service.url,
@@ -31,6 +35,9 @@ function startupFields(config: Config, service: RunningService, tracing: string 
     port,
     database,
     cache: config.REDIS_URL ? { kind: 'redis', url: withoutPassword(config.REDIS_URL) } : { kind: 'memory' },
+    responseCache: config.RESPONSE_CACHE,
+    // Null: URLs of this service (demo pictures) are built from the listening address.
+    publicBaseUrl: config.PUBLIC_BASE_URL ?? null,
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
     maxInFlightRequests: config.MAX_IN_FLIGHT_REQUESTS,
     http: {

@@ -26,17 +26,24 @@ export interface GraphQLOutcome {
  * without a reset) would otherwise hold the request until TCP gives up. The answer is then a 503;
  * the abandoned execution finishes (or fails) in the background and is ignored.
  */
+export interface ExecuteGraphQLOptions {
+  /** Bound on the whole execution (see above). @default none */
+  timeoutMs?: number | undefined;
+  /** A refresh of a cached answer run by the service, not a caller's request (usage counts skip it). */
+  background?: boolean | undefined;
+  /** The request's id (X-Request-Id), for the log lines of failures it meets. */
+  requestId?: string | undefined;
+}
+
 export async function executeGraphQL(
   getEnveloped: GetEnveloped,
   request: HelixRequest,
   params: GraphQLParams,
   logger: Logger,
-  timeoutMs?: number,
-  background = false,
+  { timeoutMs, background = false, requestId }: ExecuteGraphQLOptions = {},
 ): Promise<GraphQLOutcome> {
-  // The plugins read the request (key, page URL) from here, and leave the cache policy keyed by it.
-  // `background`: a refresh of a cached answer, not a caller's request (usage counts skip it).
-  const context: Record<string, unknown> = background ? { request, background } : { request };
+  // The plugins read the request (key, page URL, id) from here, and leave the cache policy keyed by it.
+  const context: Record<string, unknown> = { request, ...(background ? { background } : {}), ...(requestId ? { requestId } : {}) };
   const { parse, validate, contextFactory, execute, schema } = getEnveloped(context);
   let parseFailed = false;
   const execution = processRequest({
@@ -74,7 +81,7 @@ export async function executeGraphQL(
   }
   if (outcome.status >= 500) {
     // Helix turns an unexpected throw (context building, a plugin) into a 500 carrying its message.
-    logger.error({ errors: payload.errors?.map((e) => e.originalError ?? e) }, 'graphql request failed');
+    logger.error({ errors: payload.errors?.map((e) => e.originalError ?? e), reqId: requestId }, 'graphql request failed');
     return { result: { errors: [withCode(new GraphQLError('Internal server error: the failure has been logged.'), 'INTERNAL_SERVER_ERROR', 500)] } };
   }
   const code = parseFailed ? 'GRAPHQL_PARSE_FAILED' : codeForHelixError(payload.errors ?? [], outcome.status);

@@ -137,7 +137,11 @@ async function execute(req: IncomingMessage, url: URL, method: string, sent: Gra
   try {
     const headers = how.background ? {} : req.headers;
     const helixRequest = { body: params, headers, method, query: how.background ? {} : Object.fromEntries(url.searchParams) };
-    const outcome = await executeGraphQL(options.getEnveloped, helixRequest, params, options.logger, options.executionTimeoutMs, how.background);
+    const outcome = await executeGraphQL(options.getEnveloped, helixRequest, params, options.logger, {
+      timeoutMs: options.executionTimeoutMs,
+      background: how.background,
+      requestId: how.background ? undefined : options.record?.id,
+    });
     // Kept only once it ran (a `data` entry: parsed and validated), so no stored text is junk.
     if (resolved.register && 'data' in outcome.result) await options.persistedQueries.register(resolved.register.hash, resolved.register.text);
     return outcome;

@@ -57,6 +57,15 @@ describe('priceDisplay', () => {
     expect(display.lines[1]).toEqual({ label: 'Tidlig', amount: null, text: 'Tidlig' });
   });
 
+  it('reads "Gratis" when every readable amount is 0, keeping the lines; a range from 0 stays a range', () => {
+    const free = priceDisplay({ ticketsInformation: 'ticketsInfo', prices: [price('REGULAR', 0), price('CHILD', 0), price('MEMBERS', null)] });
+    expect(free.kind).toBe('ticketsInfo');
+    expect(free.summary).toBe('Gratis');
+    expect(free.lines[0]!.text).toBe(`Vanlig: 0${NBSP}kr`);
+    expect(priceDisplay({ ticketsInformation: 'ticketsInfo', prices: [price('REGULAR', 0)] }, 'en').summary).toBe('Free');
+    expect(priceDisplay({ ticketsInformation: 'ticketsInfo', prices: [price('REGULAR', 250), price('CHILD', 0)] }).summary).toBe(`0–250${NBSP}kr`);
+  });
+
   it('sends the reader to the ticket information when no amount can be read', () => {
     expect(priceDisplay({ ticketsInformation: 'ticketsInfo', prices: [price('REGULAR', null)] }).summary).toBe('Se billettinfo');
     expect(priceDisplay({ ticketsInformation: 'ticketsInfo', prices: [] }, 'en').summary).toBe('See ticket info');

@@ -174,6 +174,7 @@ describe.skipIf(unavailable)('read replicas: a primary and streaming replicas of
     // Requests were read on the replica (the service's sessions there), and the service said so at start.
     expect(await serviceSessions(replica!)).toBeGreaterThan(0);
     expect((await loggedLines(service, 'API reads go to the read replicas'))[0]?.['replicas']).toEqual([replica!.url]);
+    expect((await loggedLines(service, 'service started'))[0]?.['database']).toMatchObject({ readReplicas: [replica!.url], migrate: 'auto' });
   });
 
   it('answers from one data version while the replica lags, and converges when it catches up', async () => {

@@ -74,8 +74,10 @@ describe(`logging of calendar serve (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`,
           poolSize: 10,
           acquireTimeoutMs: 2000,
           statementTimeoutMs: 5000,
+          readReplicas: [],
+          migrate: 'auto',
         }
-      : { kind: 'pglite', dataDir: 'memory://', schema: 'public' };
+      : { kind: 'pglite', dataDir: 'memory://', schema: 'public', migrate: 'auto' };
     expect(started).toEqual({
       level: 30,
       time: expect.any(Number),
@@ -85,6 +87,8 @@ describe(`logging of calendar serve (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`,
       port,
       database,
       cache: { kind: 'memory' },
+      responseCache: 'on',
+      publicBaseUrl: null,
       requestTimeoutMs: 6000,
       maxInFlightRequests: 200,
       http: { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 10_000 },

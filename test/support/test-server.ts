@@ -4,6 +4,7 @@ import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs,
 import { startService, type RunningService, type StartOptions } from '../../src/app.js';
 import { readConfig } from '../../src/config.js';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
+import type { Logger } from '../../src/logger.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { createTestDatabase } from './test-database.js';
 
@@ -31,6 +32,8 @@ export interface TestServerOptions extends Pick<StartOptions, 'apiKeyCacheTtlMs'
   cacheNamespace?: string;
   /** Serve this database instead of a fresh one (a second server over the same data). */
   database?: DatabaseHandle;
+  /** Where the service logs. @default nowhere (LOG_LEVEL silent) */
+  logger?: Logger;
 }
 
 /** Counts every statement sent through the Kysely instance it is attached to. */
@@ -76,6 +79,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     dataVersionPollMs: options.dataVersionPollMs,
     responseTtlMs: options.responseTtlMs,
     readModelRereadMs: options.readModelRereadMs,
+    logger: options.logger,
   });
   return {
     url: service.url,

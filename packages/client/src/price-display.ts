@@ -23,7 +23,7 @@ export interface PriceLine {
 
 export interface PriceDisplay {
   kind: 'free' | 'noTicketsInfo' | 'ticketsInfo';
-  /** One short line for a card: `Gratis`, `250 kr`, `150–250 kr`, `Se billettinfo`; null: show nothing. */
+  /** One short line for a card: `Gratis`, `250 kr`, `150–250 kr` (`0–250 kr`), `Se billettinfo`; null: show nothing. */
   summary: string | null;
   /** One line per ticket type, in the organizer's order (only for `ticketsInfo`). */
   lines: PriceLine[];
@@ -59,7 +59,8 @@ export function formatKroner(amount: number, language: Language = 'nb'): string 
  * `{ ticketsInformation, prices: occurrencePrices(event, repetition) }`. `ticketsInformation`
  * decides: `free` shows "Gratis"; `noTicketsInfo` shows nothing; `ticketsInfo` shows the prices,
  * which are meaningful only then (spec, Event). A null amount keeps its label and loses the number;
- * with no readable amount at all the summary sends the reader to the ticket information.
+ * with no readable amount at all the summary sends the reader to the ticket information; when every
+ * readable amount is 0 it reads "Gratis" too (the lines keep their "0 kr").
  */
 export function priceDisplay(event: PricedEvent, language: Language = 'nb'): PriceDisplay {
   const text = TEXT[language];
@@ -76,6 +77,8 @@ export function priceDisplay(event: PricedEvent, language: Language = 'nb'): Pri
   if (known.length === 0) return { kind: 'ticketsInfo', summary: text.seeTickets, lines };
   const low = Math.min(...known);
   const high = Math.max(...known);
+  // Every readable price 0: to a reader, "0 kr" means free. A range from 0 stays a range (some tickets cost).
+  if (high === 0) return { kind: 'ticketsInfo', summary: text.free, lines };
   const summary = low === high ? formatKroner(low, language) : `${formatNumber(low, language)}–${formatKroner(high, language)}`;
   return { kind: 'ticketsInfo', summary, lines };
 }
