@@ -21,24 +21,40 @@ export interface Command<Input = unknown> {
   run(input: Input): Promise<number>;
 }
 
+/**
+ * A command as the dispatcher holds it, whatever its input: `prepare` checks the arguments (throws
+ * UsageError, touches nothing outside) and returns the work to do. Made by `defineCommand`, so the
+ * input type stays between a command's own `parse` and `run`.
+ */
+export interface DefinedCommand extends Omit<Command, 'parse' | 'run'> {
+  prepare(line: CommandLine): Promise<() => Promise<number>>;
+}
+
 /** A command whose first operand picks one of its actions: `calendar keys add|revoke|list`. */
 export interface CommandGroup {
   name: string;
   summary: string;
   description?: string;
-  actions: Readonly<Record<string, Command<any>>>;
+  actions: Readonly<Record<string, DefinedCommand>>;
 }
 
-/** Types `parse` and `run` against each other. */
-export function defineCommand<Input>(command: Command<Input>): Command<Input> {
-  return command;
+/** Types `parse` and `run` against each other, and hides `Input` from the dispatcher. */
+export function defineCommand<Input>(command: Command<Input>): DefinedCommand {
+  const { parse, run, ...described } = command;
+  return {
+    ...described,
+    prepare: async (line) => {
+      const input = await parse(line);
+      return () => run(input);
+    },
+  };
 }
 
-export function isCommandGroup(command: Command<any> | CommandGroup): command is CommandGroup {
+export function isCommandGroup(command: DefinedCommand | CommandGroup): command is CommandGroup {
   return 'actions' in command;
 }
 
-function synopsis(command: Command<any>): string {
+function synopsis(command: DefinedCommand): string {
   const options = Object.entries(command.options).map(([name, spec]) => {
     const text = `--${name}${spec.value ? ` ${spec.value}` : ''}`;
     return spec.required ? text : `[${text}]`;
@@ -51,13 +67,13 @@ function table(rows: readonly (readonly [string, string])[]): string {
   return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`).join('\n');
 }
 
-function optionsSection(command: Command<any>): string {
+function optionsSection(command: DefinedCommand): string {
   const rows = Object.entries(command.options).map(([name, spec]) => [`--${name}${spec.value ? ` ${spec.value}` : ''}`, spec.description] as const);
   return `Options:\n${table([...rows, ['-h, --help', 'show this help']])}\n`;
 }
 
 /** Synopsis and options: what follows a usage error. */
-export function usageText(command: Command<any> | CommandGroup): string {
+export function usageText(command: DefinedCommand | CommandGroup): string {
   if (isCommandGroup(command)) {
     const rows = Object.values(command.actions).map((action) => [synopsis(action), action.summary] as const);
     return `Usage:\n${table(rows)}\n`;
@@ -66,7 +82,7 @@ export function usageText(command: Command<any> | CommandGroup): string {
 }
 
 /** The whole `--help` text. */
-export function helpText(command: Command<any> | CommandGroup): string {
+export function helpText(command: DefinedCommand | CommandGroup): string {
   const description = command.description ? `\n${command.description.trim()}\n` : '';
   if (isCommandGroup(command)) {
     return `${usageText(command)}${description}\nRun "calendar ${command.name} <action> --help" for an action's options.\n`;
@@ -74,7 +90,7 @@ export function helpText(command: Command<any> | CommandGroup): string {
   return `Usage: ${synopsis(command)}\n${description}\n${optionsSection(command)}`;
 }
 
-function reportUsageError(command: Command<any> | CommandGroup, message: string): number {
+function reportUsageError(command: DefinedCommand | CommandGroup, message: string): number {
   process.stderr.write(`calendar ${command.name}: ${message}\n${usageText(command)}`);
   return 2;
 }
@@ -83,7 +99,7 @@ function reportUsageError(command: Command<any> | CommandGroup, message: string)
  * Runs `command` on its arguments: help on stdout with status 0; a bad argument on stderr with
  * the command's usage and status 2; otherwise what `run` resolves with. Other errors propagate.
  */
-export async function runCommand(command: Command<any> | CommandGroup, args: readonly string[]): Promise<number> {
+export async function runCommand(command: DefinedCommand | CommandGroup, args: readonly string[]): Promise<number> {
   if (isCommandGroup(command)) {
     const [action, ...rest] = args;
     if (action === undefined) return reportUsageError(command, 'missing action');
@@ -99,18 +115,18 @@ export async function runCommand(command: Command<any> | CommandGroup, args: rea
     process.stdout.write(helpText(command));
     return 0;
   }
-  let input: unknown;
+  let work: () => Promise<number>;
   try {
-    input = await command.parse(parseCommandLine(args, command.options));
+    work = await command.prepare(parseCommandLine(args, command.options));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     return reportUsageError(command, error.message);
   }
-  return command.run(input);
+  return work();
 }
 
 /** The command named by `words` (`['keys', 'add']`), for `calendar help keys add`. */
-export function findCommand(root: Readonly<Record<string, Command<any> | CommandGroup>>, words: readonly string[]): Command<any> | CommandGroup | undefined {
+export function findCommand(root: Readonly<Record<string, DefinedCommand | CommandGroup>>, words: readonly string[]): DefinedCommand | CommandGroup | undefined {
   const [first, ...rest] = words;
   let found = first !== undefined && Object.hasOwn(root, first) ? root[first] : undefined;
   for (const word of rest) {

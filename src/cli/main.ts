@@ -1,5 +1,5 @@
 import { StartupError } from '../startup-error.js';
-import { findCommand, helpText, runCommand, type Command, type CommandGroup } from './command.js';
+import { findCommand, helpText, runCommand, type CommandGroup, type DefinedCommand } from './command.js';
 import { exportCommand } from './export.js';
 import { importCommand } from './import.js';
 import { keysCommand } from './keys.js';
@@ -12,7 +12,7 @@ import { usageCommand } from './usage.js';
  * The `calendar` command, one file per subcommand. The subcommand modules load their database
  * and service code inside `run` only, so `--help` and usage errors answer at once and touch nothing.
  */
-const commands: Readonly<Record<string, Command<any> | CommandGroup>> = {
+const commands: Readonly<Record<string, DefinedCommand | CommandGroup>> = {
   serve: serveCommand,
   migrate: migrateCommand,
   import: importCommand,
