@@ -192,13 +192,13 @@ function everyNode(snapshot: CalendarSnapshot, request: ResultRequest): ResultPa
   const until = q.until ? q.until.getTime() : Number.POSITIVE_INFINITY;
   const dateStart = snapshot.dateStart;
   let count = 0;
-  // With few allowed venues, only the events with a date at one of them (in event order, as below).
-  const ranks = venues ? ranksOfVenues(snapshot, venues, q.fromStart ? q.fromStart.getTime() : Number.NEGATIVE_INFINITY, until) : null;
-  const candidates = ranks ? eventsOfRanks(snapshot, ranks) : null;
-  const visited = candidates ? candidates.length : events;
+  // With few allowed venues, the events without a date at one of them are skipped at once (marked
+  // from the venues' own dates: no sort, the events are still visited in order).
+  const ranges = venues ? venueRankRanges(snapshot, venues, q.fromStart ? q.fromStart.getTime() : Number.NEGATIVE_INFINITY, until) : null;
+  const marks = ranges ? markEventsOf(snapshot, ranges) : null;
 
-  for (let n = 0; n < visited; n++) {
-    const event = candidates ? candidates[n]! : n;
+  for (let event = 0; event < events; event++) {
+    if (marks && marks.judged[event] !== marks.stamp) continue;
     const first = eventDateOffsets[event]!;
     const end = eventDateOffsets[event + 1]!;
     if (first === end || !eventPasses(event)) continue;
@@ -248,7 +248,7 @@ function everyNode(snapshot: CalendarSnapshot, request: ResultRequest): ResultPa
 }
 
 /**
- * Scratch marks per snapshot for the walk in listing order and for gathering the events of a few
+ * Scratch marks per snapshot for the walk in listing order and for marking the events of a few
  * venues (neither yields, so one set serves all).
  */
 interface Scratch {
@@ -290,16 +290,19 @@ function firstNodes(snapshot: CalendarSnapshot, request: ResultRequest): ResultP
   const { stamp, judged, passes, noded, day } = scratch;
   const { dateOrder, dateEvent, dateDay, dateStart } = snapshot;
   const until = q.until ? q.until.getTime() : Number.POSITIVE_INFINITY;
-  // The allowed venues' dates alone, when they are few: the same dates in the same order, but for
-  // those the venue condition would refuse anyway.
-  const ranks = venues ? ranksOfVenues(snapshot, venues, q.fromStart ? q.fromStart.getTime() : Number.NEGATIVE_INFINITY, until) : null;
-  const walked = ranks ? ranks.length : dateOrder.length;
+  // The allowed venues' dates alone, when they are few: the same dates in the same order (their
+  // ranges merged as the walk goes, so it still stops once the page is found), but for those the
+  // venue condition would refuse anyway.
+  const ranges = venues ? venueRankRanges(snapshot, venues, q.fromStart ? q.fromStart.getTime() : Number.NEGATIVE_INFINITY, until) : null;
+  const merged = ranges ? new RankMerge(ranges) : null;
   const firstNode = page * pageSize;
   const lastNode = firstNode + pageSize;
   const nodes: NodeIndex[] = [];
   let count = 0;
-  for (let n = 0; n < walked && count <= lastNode; n++) {
-    const i = dateOrder[ranks ? ranks[n]! : n]!;
+  for (let n = 0; count <= lastNode; n++) {
+    const rank = merged ? merged.next() : n < dateOrder.length ? n : -1;
+    if (rank < 0) break;
+    const i = dateOrder[rank]!;
     // In listing order: no later date starts early enough.
     if (dateStart[i]! >= until) break;
     const event = dateEvent[i]!;
@@ -341,47 +344,95 @@ function startBounds(snapshot: CalendarSnapshot, ranks: Uint32Array, fromStart: 
 }
 
 /**
- * The listing-order positions of the allowed venues' dates that start in [fromStart, until),
- * ascending; null when they are not few enough (over half of all dates) for gathering and sorting
- * them to beat walking every date.
+ * Each allowed venue's positions in the listing order of its dates that start in [fromStart, until)
+ * (ascending runs of `venueDateRanks`, not copied); null when they are most of the dates (over half),
+ * where walking every date costs no more.
  */
-function ranksOfVenues(snapshot: CalendarSnapshot, allowed: Uint8Array, fromStart: number, until: number): Uint32Array | null {
+function venueRankRanges(snapshot: CalendarSnapshot, allowed: Uint8Array, fromStart: number, until: number): Uint32Array[] | null {
   const { offsets, values } = snapshot.venueDateRanks;
-  const parts: Uint32Array[] = [];
+  const ranges: Uint32Array[] = [];
   let total = 0;
   for (let v = 0; v < allowed.length; v++) {
     if (allowed[v] !== 1) continue;
     const own = values.subarray(offsets[v]!, offsets[v + 1]!);
     const [from, to] = startBounds(snapshot, own, fromStart, until);
     if (to <= from) continue;
-    parts.push(own.subarray(from, to));
+    ranges.push(own.subarray(from, to));
     total += to - from;
     if (total > snapshot.dateCount >> 1) return null;
   }
-  if (parts.length === 1) return parts[0]!;
-  const ranks = new Uint32Array(total);
-  let at = 0;
-  for (const part of parts) {
-    ranks.set(part, at);
-    at += part.length;
-  }
-  // Numeric order (a typed array sorts its numbers as numbers): the listing order again.
-  return parts.length > 1 ? ranks.sort() : ranks;
+  return ranges;
 }
 
-/** The events of these dates (listing-order positions), each once, ascending. */
-function eventsOfRanks(snapshot: CalendarSnapshot, ranks: Uint32Array): Uint32Array {
+/** Marks (in the snapshot's scratch, stamped) every event with a date in these ranges. */
+function markEventsOf(snapshot: CalendarSnapshot, ranges: readonly Uint32Array[]): { judged: Uint32Array; stamp: number } {
   const { stamp, judged } = scratchFor(snapshot);
   const { dateOrder, dateEvent } = snapshot;
-  const events = new Uint32Array(ranks.length);
-  let count = 0;
-  for (let n = 0; n < ranks.length; n++) {
-    const event = dateEvent[dateOrder[ranks[n]!]!]!;
-    if (judged[event] === stamp) continue;
-    judged[event] = stamp;
-    events[count++] = event;
+  for (const range of ranges) for (let n = 0; n < range.length; n++) judged[dateEvent[dateOrder[range[n]!]!]!] = stamp;
+  return { judged, stamp };
+}
+
+/**
+ * Ascending runs of ranks merged into one ascending sequence, one rank at a time (a binary heap of
+ * the runs' heads): a walk that stops early merges only what it read.
+ */
+class RankMerge {
+  /** Run numbers, ordered as a min-heap by their current head. */
+  private readonly heap: number[] = [];
+  private readonly at: Uint32Array;
+
+  constructor(private readonly runs: readonly Uint32Array[]) {
+    this.at = new Uint32Array(runs.length);
+    for (let r = 0; r < runs.length; r++) if (runs[r]!.length > 0) this.push(r);
   }
-  return events.subarray(0, count).sort();
+
+  /** The next rank, or -1 when every run is used up. */
+  next(): number {
+    const heap = this.heap;
+    if (heap.length === 0) return -1;
+    const run = heap[0]!;
+    const rank = this.runs[run]![this.at[run]!]!;
+    this.at[run] = this.at[run]! + 1;
+    if (this.at[run]! < this.runs[run]!.length) this.siftDown(0);
+    else {
+      const last = heap.pop()!;
+      if (heap.length > 0) {
+        heap[0] = last;
+        this.siftDown(0);
+      }
+    }
+    return rank;
+  }
+
+  private head(run: number): number {
+    return this.runs[run]![this.at[run]!]!;
+  }
+
+  private push(run: number): void {
+    const heap = this.heap;
+    heap.push(run);
+    let child = heap.length - 1;
+    while (child > 0) {
+      const parent = (child - 1) >> 1;
+      if (this.head(heap[parent]!) <= this.head(heap[child]!)) break;
+      [heap[parent], heap[child]] = [heap[child]!, heap[parent]!];
+      child = parent;
+    }
+  }
+
+  private siftDown(from: number): void {
+    const heap = this.heap;
+    for (let parent = from; ; ) {
+      const left = 2 * parent + 1;
+      const right = left + 1;
+      let smallest = parent;
+      if (left < heap.length && this.head(heap[left]!) < this.head(heap[smallest]!)) smallest = left;
+      if (right < heap.length && this.head(heap[right]!) < this.head(heap[smallest]!)) smallest = right;
+      if (smallest === parent) return;
+      [heap[parent], heap[smallest]] = [heap[smallest]!, heap[parent]!];
+      parent = smallest;
+    }
+  }
 }
 
 /**
