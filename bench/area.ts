@@ -97,7 +97,15 @@ const rows: Record<string, string | number>[] = [];
 for (const size of sizes) {
   const schema = `bench_${process.env['BENCH_TAG'] ?? ''}${size}`;
   const env = { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, DEMO_EVENTS: '0' };
-  const count = Number(execFileSync('psql', [databaseUrl, '-Atc', `select count(*) from ${schema}.events`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || '0');
+  // A schema not seeded yet (or not created at all) counts as empty.
+  const seeded = () => {
+    try {
+      return Number(execFileSync('psql', [databaseUrl, '-Atc', `select count(*) from ${schema}.events`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || '0');
+    } catch {
+      return 0;
+    }
+  };
+  const count = seeded();
   if (count < size) {
     execFileSync(process.execPath, ['bin/calendar.js', 'seed', '--events', String(size), '--replace'], { cwd: serviceDir, env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: 'inherit' });
     execFileSync('psql', [databaseUrl, '-qc', 'vacuum analyze'], { stdio: 'ignore' });

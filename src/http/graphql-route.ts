@@ -8,7 +8,8 @@ import { negotiateGraphQLMediaType, type GraphQLMediaType } from './negotiate.js
 import { resolvePersistedQuery, type PersistedQueryStore } from './persisted-queries.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import { paramsFromBody, paramsFromSearch, type GraphQLParams, type ParamsOutcome } from './request-params.js';
-import { answerAge, storedAnswer, type AnswerCache, type StoredAnswer } from './answer-cache.js';
+import { answerAge, storedAnswer, storedAnswerOfBytes, type AnswerCache, type StoredAnswer } from './answer-cache.js';
+import { answerBytesInTurns, hasLongList } from './answer-bytes.js';
 import type { CallerIdentity } from '../identity/caller-identity.js';
 import { countRequest, type UsageRecorder } from '../plugins/use-usage-counts.js';
 import type { InFlightLimit } from './in-flight-limit.js';
@@ -114,7 +115,7 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
     return send(res, method, req, own!, mediaType, answer);
   }
   const outcome = await run();
-  send(res, method, req, outcome, mediaType, shareable(outcome, options.record?.operationName)?.answer);
+  send(res, method, req, outcome, mediaType, (await shareable(outcome, options.record?.operationName))?.answer);
 }
 
 interface ExecuteOptions {
@@ -154,11 +155,15 @@ async function execute(req: IncomingMessage, url: URL, method: string, sent: Gra
  * The answer every caller may share: no errors, and nothing but `data` once the caller's notice is
  * left out. Undefined when the operation's answer is not shareable (introspection, errors).
  */
-function shareable(outcome: GraphQLOutcome, operation: string | undefined): { answer: StoredAnswer; keep: boolean } | undefined {
+async function shareable(outcome: GraphQLOutcome, operation: string | undefined): Promise<{ answer: StoredAnswer; keep: boolean } | undefined> {
   const { result, policy } = outcome;
   if (!policy || result.errors || result.data == null) return undefined;
   for (const name in result.extensions) if (name !== 'notice') return undefined;
-  return { answer: storedAnswer(JSON.stringify({ data: result.data }), policy.ttlMs, operation), keep: policy.keep };
+  // A long list (a whole-world area) is written a slice per turn, so other requests go on meanwhile.
+  const answer = hasLongList(result.data)
+    ? storedAnswerOfBytes(await answerBytesInTurns(result.data), policy.ttlMs, operation)
+    : storedAnswer(JSON.stringify({ data: result.data }), policy.ttlMs, operation);
+  return { answer, keep: policy.keep };
 }
 
 /** A cached answer (or another request's, just executed): this caller's notice and count, then the stored bytes. */
