@@ -3,6 +3,7 @@ import type { EventResolvers } from '../../generated/resolvers-types.js';
 import type { Database, OccurrenceRow } from '../db/database.js';
 import { DATE_CANCELLED, DATE_NO_END, DATE_SOLD_OUT, type CalendarSnapshot } from './calendar-snapshot.js';
 import { readAtSnapshotVersion } from './read-at-version.js';
+import { StatementsPerColumns } from './statements-per-columns.js';
 
 /**
  * The `occurrences` columns that only the database holds of what a node's date fields and its
@@ -86,26 +87,16 @@ export function dateColumnsFor(fields: ReadonlySet<string>): readonly DateColumn
 
 type ReadRow = Partial<Pick<OccurrenceRow, DateColumn>> & { version: string | number | null; id: string | number | null };
 
-/** Statements per column set: at most 2^4 (one per distinct selection). */
-const statementsByDatabase = new WeakMap<Kysely<Database>, Map<string, CompiledQuery<ReadRow>>>();
-
-function statementFor(db: Kysely<Database>, columns: readonly DateColumn[]): CompiledQuery<ReadRow> {
-  let statements = statementsByDatabase.get(db);
-  if (!statements) statementsByDatabase.set(db, (statements = new Map()));
-  const key = columns.join(',');
-  let statement = statements.get(key);
-  if (!statement) {
-    // Same shape as page-records.ts's statement (version joined in, one array parameter), fewer columns.
-    statement = db
+// Same shape as page-records.ts's statement (version joined in, one array parameter), fewer columns.
+const dateStatements = new StatementsPerColumns<DateColumn, ReadRow>(
+  (db, columns) =>
+    db
       .selectFrom('calendar_state as cs')
       .leftJoin('occurrences as o', (join) => join.on(sql<boolean>`o.id = any(${[] as string[]}::bigint[])`))
       .select(['cs.version', 'o.id'])
       .select(columns.map((column) => `o.${column}` as const))
-      .compile() as CompiledQuery<ReadRow>;
-    statements.set(key, statement);
-  }
-  return statement;
-}
+      .compile() as CompiledQuery<ReadRow>,
+);
 
 /**
  * Dates by snapshot date index, with the snapshot's columns (id, start, end, venue, cancelled, sold out)
@@ -140,7 +131,7 @@ export async function selectedDateRecordsAt(
     for (const d of dates) records.set(d, withSnapshotFields({}, d));
     return records;
   }
-  const compiled = statementFor(db, columns);
+  const compiled = dateStatements.of(db, columns);
   const ids = dates.map((d) => String(dateId[d]!));
   const rows = await readAtSnapshotVersion(snapshot, async () => (await db.executeQuery(CompiledQuery.raw(compiled.sql, [ids]) as typeof compiled)).rows);
   const byId = new Map<number, number>(dates.map((d) => [dateId[d]!, d]));

@@ -3,6 +3,7 @@ import type { EventResolvers } from '../../generated/resolvers-types.js';
 import type { Database, EventFields, EventRecord } from '../db/database.js';
 import type { CalendarSnapshot } from './calendar-snapshot.js';
 import { readAtSnapshotVersion } from './read-at-version.js';
+import { StatementsPerColumns } from './statements-per-columns.js';
 
 type EventColumn = keyof EventFields;
 type EventFieldName = Exclude<keyof EventResolvers, '__isTypeOf'>;
@@ -74,28 +75,16 @@ export function eventColumnsFor(fields: ReadonlySet<string>): readonly EventColu
   return [...columns].sort();
 }
 
-/** Statements per column set: a handful in practice (one per distinct selection); bounded anyway. */
-const MAX_STATEMENTS = 64;
-const statementsByDatabase = new WeakMap<Kysely<Database>, Map<string, CompiledQuery<{ version: string | null; id: string | null }>>>();
-
-function statementFor(db: Kysely<Database>, columns: readonly EventColumn[]): CompiledQuery<{ version: string | null; id: string | null }> {
-  let statements = statementsByDatabase.get(db);
-  if (!statements) statementsByDatabase.set(db, (statements = new Map()));
-  const key = columns.join(',');
-  let statement = statements.get(key);
-  if (!statement) {
-    // Same shape as page-records.ts's statement (version joined in, one array parameter), fewer columns.
-    statement = db
+// Same shape as page-records.ts's statement (version joined in, one array parameter), fewer columns.
+const eventStatements = new StatementsPerColumns<EventColumn, { version: string | null; id: string | null }>(
+  (db, columns) =>
+    db
       .selectFrom('calendar_state as cs')
       .leftJoin('events as e', (join) => join.on(sql<boolean>`e.id = any(${[] as string[]}::text[])`))
       .select('cs.version')
       .select(columns.map((column) => `e.${column}` as const))
-      .compile() as CompiledQuery<{ version: string | null; id: string | null }>;
-    if (statements.size >= MAX_STATEMENTS) statements.clear();
-    statements.set(key, statement);
-  }
-  return statement;
-}
+      .compile() as CompiledQuery<{ version: string | null; id: string | null }>,
+);
 
 /**
  * Events by snapshot index with only the given columns, as of the snapshot's version. A whole-world
@@ -112,7 +101,7 @@ export async function selectedEventRecordsAt(
 ): Promise<Map<number, EventRecord>> {
   const records = new Map<number, EventRecord>();
   if (events.length === 0) return records;
-  const compiled = statementFor(db, columns);
+  const compiled = eventStatements.of(db, columns);
   const ids = events.map((e) => snapshot.eventIds[e]!);
   const rows = await readAtSnapshotVersion(snapshot, async () => (await db.executeQuery(CompiledQuery.raw(compiled.sql, [ids]) as typeof compiled)).rows);
   const eventById = new Map(events.map((e) => [snapshot.eventIds[e]!, e]));
