@@ -16,10 +16,11 @@
  *   BENCH_SIZE=100000 BENCH_RUNS=100 ...
  */
 import { execFileSync } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { encodeChangeCursor } from '../src/domain/change-cursor.js';
 import { startPinnedService } from './support/pinned-process.js';
+import { postGraphQL } from './support/post-graphql.js';
 
 const databaseUrl = process.env['DATABASE_URL'];
 if (!databaseUrl) throw new Error('set DATABASE_URL to the PostgreSQL that bench/read-model.ts seeded');
@@ -38,23 +39,9 @@ interface Answer {
   body: { data?: Record<string, unknown>; errors?: unknown[] };
 }
 
-function post(url: string, query: string, variables: Record<string, unknown>): Promise<Answer> {
-  const body = JSON.stringify({ query, variables });
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const ms = performance.now() - started;
-        const parsed = JSON.parse(Buffer.concat(chunks).toString()) as Answer['body'];
-        if (res.statusCode !== 200 || parsed.errors) reject(new Error(`${res.statusCode}: ${JSON.stringify(parsed.errors).slice(0, 300)}`));
-        else resolve({ ms, body: parsed });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+async function post(url: string, query: string, variables: Record<string, unknown>): Promise<Answer> {
+  const { ms, text } = await postGraphQL(agent, url, query, variables);
+  return { ms, body: JSON.parse(text) as Answer['body'] };
 }
 
 interface ChangesAnswer {

@@ -23,8 +23,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { startPinnedService, type PinnedProcess } from './support/pinned-process.js';
+import { postGraphQL } from './support/post-graphql.js';
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
 
 const serviceDir = process.env['BENCH_SERVICE_DIR'] ?? fileURLToPath(new URL('..', import.meta.url));
@@ -45,23 +46,8 @@ type Service = PinnedProcess;
 
 const startService = (env: Record<string, string>): Promise<Service> => startPinnedService(serviceDir, env);
 
-function post(url: string, query: string, variables: Record<string, unknown>): Promise<number> {
-  const body = JSON.stringify({ query, variables });
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        if (res.statusCode !== 200 || text.includes('"errors"')) reject(new Error(`${res.statusCode}: ${text.slice(0, 300)}`));
-        else resolve(performance.now() - started);
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+/** Milliseconds until the whole answer arrived. */
+const post = async (url: string, query: string, variables: Record<string, unknown>): Promise<number> => (await postGraphQL(agent, url, query, variables)).ms;
 
 let unique = 0;
 /** A filter nobody asked before: a `fromDate` one second later each time. */
