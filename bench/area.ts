@@ -21,6 +21,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { SERVE_V8_FLAGS } from '../src/cli/serve-v8-flags.js';
 
 const serviceDir = process.env['BENCH_SERVICE_DIR'] ?? fileURLToPath(new URL('..', import.meta.url));
 const databaseUrl = process.env['DATABASE_URL'];
@@ -38,7 +39,7 @@ const SMALL = `query ($filter: Filter) { events(filter: $filter, pageSize: 5) { 
 const beforeDir = process.env['BENCH_BEFORE_DIR'];
 
 function startService(dir: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn('taskset', ['-c', '0', process.execPath, 'bin/calendar.js', 'serve'], {
+  const child = spawn('taskset', ['-c', '0', process.execPath, ...SERVE_V8_FLAGS, 'bin/calendar.js', 'serve'], {
     cwd: dir,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

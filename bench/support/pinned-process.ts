@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SERVE_V8_FLAGS } from '../../src/cli/serve-v8-flags.js';
 
 /** A server process the benchmarks load: pinned to one CPU, so the load generator has the other. */
 export interface PinnedProcess {
@@ -68,7 +69,12 @@ export function startPinned(
   });
 }
 
-/** `calendar serve` of the checkout in `cwd`, on a free port of 127.0.0.1, pinned to CPU 0. */
+/**
+ * `calendar serve` of the checkout in `cwd`, on a free port of 127.0.0.1, pinned to CPU 0, with the V8
+ * flags `npm start` gives it (src/cli/serve-v8-flags.ts). BENCH_SERVICE_V8_FLAGS replaces them
+ * (`''`: V8's defaults), to measure a checkout from before them as it ran then, or another setting.
+ */
 export function startPinnedService(cwd: string, env: Record<string, string>): Promise<PinnedProcess> {
-  return startPinned(['bin/calendar.js', 'serve'], { cwd, env: { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MAX_IN_FLIGHT_REQUESTS: '1000', ...env } });
+  const flags = process.env['BENCH_SERVICE_V8_FLAGS']?.split(/\s+/).filter(Boolean) ?? SERVE_V8_FLAGS;
+  return startPinned([...flags, 'bin/calendar.js', 'serve'], { cwd, env: { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MAX_IN_FLIGHT_REQUESTS: '1000', ...env } });
 }

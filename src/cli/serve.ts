@@ -3,6 +3,7 @@ import type { RunningService } from '../app.js';
 import type { Config } from '../config.js';
 import { defineCommand } from './command.js';
 import { exactOperands } from './command-line.js';
+import { semiSpaceCapMb, workerExecArgv } from './serve-v8-flags.js';
 
 /**
  * The start-up line: what the service chose from its settings, so an operator reading the log
@@ -48,6 +49,8 @@ function startupFields(config: Config, service: RunningService, tracing: string 
     tracing: tracing ?? 'off',
     logLevel: config.LOG_LEVEL,
     node: process.version,
+    // The young generation's semi-space cap (MB), null when V8 sizes it itself (serve-v8-flags.ts says why 8).
+    semiSpaceCapMb: semiSpaceCapMb(),
     pid: process.pid,
   };
 }
@@ -81,7 +84,7 @@ one needs DATABASE_URL. Metrics of the whole service: GET /metrics (Prometheus t
       const workers = workerCount(config);
       if (workers > 1) {
         const { runPrimary } = await import('../cluster/run-primary.js');
-        return runPrimary({ config, workers, logger: createLogger(config.LOG_LEVEL), started });
+        return runPrimary({ config, workers, logger: createLogger(config.LOG_LEVEL), started, execArgv: workerExecArgv() });
       }
     }
     const worker = cluster.worker;

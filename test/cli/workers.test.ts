@@ -125,6 +125,8 @@ describe.skipIf(unavailable)('calendar serve with WORKERS=2 (processes, on Postg
     });
     expect(started).toHaveLength(2);
     expect(new Set(started.map((line) => line['pid'])).size).toBe(2);
+    // The primary was started without V8 flags; it forks each worker with serve's own (serve-v8-flags.ts).
+    expect(started.map((line) => line['semiSpaceCapMb'])).toEqual([8, 8]);
 
     // Eight different documents (an alias each) under one name: all executed, none a cache hit.
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => post(origin, { query: `query BothWorkers { c${i}: categories { id } }` })));

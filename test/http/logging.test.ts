@@ -95,6 +95,8 @@ describe(`logging of calendar serve (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`,
       tracing: 'off',
       logLevel: 'debug',
       node: process.version,
+      // Started as `node bin/calendar.js serve`, without npm start's V8 flags: V8 sizes the young generation.
+      semiSpaceCapMb: null,
       pid: service.child.pid,
       readyMs: expect.any(Number),
     });
