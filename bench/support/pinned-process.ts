@@ -71,8 +71,9 @@ export function startPinned(
 
 /**
  * `calendar serve` of the checkout in `cwd`, on a free port of 127.0.0.1, pinned to CPU 0, with the V8
- * flags `npm start` gives it (src/cli/serve-v8-flags.ts). BENCH_SERVICE_V8_FLAGS replaces them
- * (`''`: V8's defaults), to measure a checkout from before them as it ran then, or another setting.
+ * flags `npm start` gives it (src/cli/serve-v8-flags.ts). BENCH_SERVICE_V8_FLAGS replaces them, to
+ * measure another setting (`--max-semi-space-size=0`: V8's own sizing; `''`: none, which a checkout
+ * from before d6e5063 runs with as it did then, and a later one replaces with its own).
  */
 export function startPinnedService(cwd: string, env: Record<string, string>): Promise<PinnedProcess> {
   const flags = process.env['BENCH_SERVICE_V8_FLAGS']?.split(/\s+/).filter(Boolean) ?? SERVE_V8_FLAGS;

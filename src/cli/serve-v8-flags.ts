@@ -1,6 +1,7 @@
 /**
- * The V8 flags `calendar serve` is meant to run with: `npm start` passes them, and the cluster
- * primary gives them to every worker it forks (unless the operator chose otherwise).
+ * The V8 flags `calendar serve` runs with, however it is started: `npm start` passes them, and a
+ * `calendar serve` started without them restarts itself in place with them (restartWithServeV8Flags;
+ * the workers of WORKERS > 1 inherit them from their primary). A size the operator chose is kept.
  *
  * `--max-semi-space-size=8`: a young generation of two 8 MB semi-spaces. Node 22 and 24 let V8 grow
  * it to 32 MB semi-spaces (64 MB in all here); a young-generation collection then comes once every
@@ -37,9 +38,14 @@ export function semiSpaceCapMb(execArgv: readonly string[] = process.execArgv, n
 }
 
 /**
- * A forked worker's flags: this process's own, plus SERVE_V8_FLAGS when neither they nor
- * NODE_OPTIONS (which the worker inherits) set a young-generation size of their own.
+ * `calendar serve` started without a young-generation size (`node bin/calendar.js serve`, `npx
+ * calendar serve`, a container's command): the process starts again with SERVE_V8_FLAGS through
+ * execve, so it keeps its pid (a process manager, a container and a parent waiting for it see one
+ * process) and nothing is left behind. Called first, before anything is opened or written. Returns
+ * false where it does not restart: flags chosen by the operator (`--max-semi-space-size=0` is V8's
+ * own sizing), or no `process.execve` (Windows).
  */
-export function workerExecArgv(execArgv: readonly string[] = process.execArgv, nodeOptions: string = process.env['NODE_OPTIONS'] ?? ''): string[] {
-  return semiSpaceCapMb(execArgv, nodeOptions) === null ? [...execArgv, ...SERVE_V8_FLAGS] : [...execArgv];
+export function restartWithServeV8Flags(): boolean {
+  if (typeof process.execve !== 'function' || semiSpaceCapMb() !== null) return false;
+  return process.execve(process.execPath, [process.execPath, ...SERVE_V8_FLAGS, ...process.execArgv, ...process.argv.slice(1)], process.env);
 }

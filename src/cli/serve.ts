@@ -3,7 +3,7 @@ import type { RunningService } from '../app.js';
 import type { Config } from '../config.js';
 import { defineCommand } from './command.js';
 import { exactOperands } from './command-line.js';
-import { semiSpaceCapMb, workerExecArgv } from './serve-v8-flags.js';
+import { restartWithServeV8Flags, semiSpaceCapMb } from './serve-v8-flags.js';
 
 /**
  * The start-up line: what the service chose from its settings, so an operator reading the log
@@ -73,8 +73,10 @@ one needs DATABASE_URL. Metrics of the whole service: GET /metrics (Prometheus t
     exactOperands(line, []);
   },
   async run() {
-    const started = Date.now();
     const { default: cluster } = await import('node:cluster');
+    // A worker inherits its primary's flags.
+    if (cluster.isPrimary) restartWithServeV8Flags();
+    const started = Date.now();
     const { readConfig } = await import('../config.js');
     const { createLogger } = await import('../logger.js');
     const config = readConfig();
@@ -84,7 +86,7 @@ one needs DATABASE_URL. Metrics of the whole service: GET /metrics (Prometheus t
       const workers = workerCount(config);
       if (workers > 1) {
         const { runPrimary } = await import('../cluster/run-primary.js');
-        return runPrimary({ config, workers, logger: createLogger(config.LOG_LEVEL), started, execArgv: workerExecArgv() });
+        return runPrimary({ config, workers, logger: createLogger(config.LOG_LEVEL), started });
       }
     }
     const worker = cluster.worker;

@@ -24,8 +24,6 @@ export interface PrimaryOptions {
   logger: Logger;
   /** When `calendar serve` started (for the ready time). */
   started: number;
-  /** Node and V8 flags of each worker. @default this process's own */
-  execArgv?: readonly string[] | undefined;
 }
 
 /**
@@ -52,7 +50,6 @@ export async function runPrimary(options: PrimaryOptions): Promise<number> {
   let stopping = false;
   let port = 0;
 
-  if (options.execArgv) cluster.setupPrimary({ execArgv: [...options.execArgv] });
   const fork = (): Slot => {
     const slot: Slot = { worker: cluster.fork(), forkedAt: Date.now(), listening: false };
     slots.set(slot.worker.id, slot);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SERVE_V8_FLAGS, semiSpaceCapMb, workerExecArgv } from '../../src/cli/serve-v8-flags.js';
+import { logLines, startServiceProcess } from '../support/service-process.js';
+import { SERVE_V8_FLAGS, semiSpaceCapMb } from '../../src/cli/serve-v8-flags.js';
 
 describe('calendar serve: V8 flags', () => {
   it('npm start runs the service with them (what docs/operating.md tells operators to pass)', () => {
@@ -17,10 +18,29 @@ describe('calendar serve: V8 flags', () => {
     expect(semiSpaceCapMb(['--max-semi-space-size=2'], '--max-semi-space-size=32')).toBe(2);
     expect(semiSpaceCapMb(['--max-old-space-size=4096', '--expose-gc'], '')).toBeNull();
   });
+});
 
-  it('gives forked workers the flags unless the operator chose a young-generation size', () => {
-    expect(workerExecArgv(['--enable-source-maps'], '')).toEqual(['--enable-source-maps', ...SERVE_V8_FLAGS]);
-    expect(workerExecArgv(['--max-semi-space-size=16'], '')).toEqual(['--max-semi-space-size=16']);
-    expect(workerExecArgv([], '--max-semi-space-size=16')).toEqual([]);
+describe('calendar serve started without them', { timeout: 60_000 }, () => {
+  const EMBEDDED = { CALENDAR_DATA_DIR: 'memory://', DEMO_EVENTS: '0' };
+  const startedLine = async (env: Record<string, string>) => {
+    const service = startServiceProcess({ ...EMBEDDED, ...env });
+    try {
+      await service.listening;
+      // The start-up line is written just after "listening on".
+      for (let i = 0; i < 50 && logLines(service.stderr(), 'service started').length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      return { line: logLines(service.stderr(), 'service started')[0], pid: service.child.pid };
+    } finally {
+      await service.stop();
+    }
+  };
+
+  it('keeps a young-generation size the operator set in NODE_OPTIONS (no restart)', async () => {
+    const { line, pid } = await startedLine({ NODE_OPTIONS: '--max-semi-space-size=16' });
+    expect(line).toMatchObject({ semiSpaceCapMb: 16, pid });
+  });
+
+  it('keeps V8 its own sizing when asked with --max-semi-space-size=0', async () => {
+    const { line } = await startedLine({ NODE_OPTIONS: '--max-semi-space-size=0' });
+    expect(line).toMatchObject({ semiSpaceCapMb: 0 });
   });
 });

@@ -125,7 +125,7 @@ describe.skipIf(unavailable)('calendar serve with WORKERS=2 (processes, on Postg
     });
     expect(started).toHaveLength(2);
     expect(new Set(started.map((line) => line['pid'])).size).toBe(2);
-    // The primary was started without V8 flags; it forks each worker with serve's own (serve-v8-flags.ts).
+    // Started without V8 flags, the primary restarted itself with serve's own; its workers inherit them.
     expect(started.map((line) => line['semiSpaceCapMb'])).toEqual([8, 8]);
 
     // Eight different documents (an alias each) under one name: all executed, none a cache hit.
