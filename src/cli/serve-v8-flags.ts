@@ -8,8 +8,8 @@
  * ten or so pages of 1 000 events and copies 8–13 MB that are still reachable at that moment (the page
  * in flight, and objects of finished pages that promoted garbage still points to), a 30–90 ms pause on
  * one core. With 8 MB it comes about once a page, copies 1–2 MB and pauses 4–6 ms: the p95 of a
- * `changes` or `events` page of 1 000 halves, its p50 and the CPU per page do not move
- * (docs/performance.md, "Young-generation size").
+ * `changes` or `events` page of 1 000 about halves; its p50 and the CPU per page did not move beyond
+ * the measuring machine's noise (docs/performance.md, "Young-generation size"; bench/young-generation.ts).
  */
 export const SERVE_V8_FLAGS: readonly string[] = ['--max-semi-space-size=8'];
 
