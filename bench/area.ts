@@ -21,7 +21,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { SERVE_V8_FLAGS } from '../src/cli/serve-v8-flags.js';
+import { processCpuMs } from './support/process-cpu.js';
 
 const serviceDir = process.env['BENCH_SERVICE_DIR'] ?? fileURLToPath(new URL('..', import.meta.url));
 const databaseUrl = process.env['DATABASE_URL'];
@@ -39,7 +39,7 @@ const SMALL = `query ($filter: Filter) { events(filter: $filter, pageSize: 5) { 
 const beforeDir = process.env['BENCH_BEFORE_DIR'];
 
 function startService(dir: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn('taskset', ['-c', '0', process.execPath, ...SERVE_V8_FLAGS, 'bin/calendar.js', 'serve'], {
+  const child = spawn('taskset', ['-c', '0', process.execPath, 'bin/calendar.js', 'serve'], {
     cwd: dir,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -83,11 +83,6 @@ function get(url: string): Promise<number> {
   });
 }
 
-/** User + system CPU time of a process so far, in ms (clock ticks of 10 ms). */
-const cpuMs = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
 const quantile = (sorted: number[], q: number) => (sorted.length > 0 ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!.toFixed(1) : '-');
 
 const rssMB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
@@ -125,7 +120,7 @@ async function measure(size: number, label: string, dir: string, env: Record<str
     const idle = rssMB(pid);
     const times: number[] = [];
     let bytes = 0;
-    const cpuBefore = cpuMs(pid);
+    const cpuBefore = processCpuMs(pid);
     let singleFailed = 0;
     for (let i = 0; i < runs; i++) {
       // Before the bounded area answers, a 100k-event world passed the request deadline (503).
@@ -137,7 +132,7 @@ async function measure(size: number, label: string, dir: string, env: Record<str
       times.push(answer.ms);
       bytes = answer.bytes;
     }
-    const cpuPerAnswer = (cpuMs(pid) - cpuBefore) / runs;
+    const cpuPerAnswer = (processCpuMs(pid) - cpuBefore) / runs;
     times.sort((a, b) => a - b);
     const afterOne = rssMB(pid);
     // Two whole-world callers at once while other clients ask small pages and /health.

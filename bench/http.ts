@@ -16,6 +16,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { startPinned, startPinnedService, type PinnedProcess } from './support/pinned-process.js';
+import { processCpuMs } from './support/process-cpu.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -69,11 +70,8 @@ function graphQLPath(query: string, variables?: Record<string, unknown>): string
   return `/graphQL?${params.toString()}`;
 }
 
-/** CPU time (user + system) a process has used so far, in µs (Linux: /proc/<pid>/stat, clock ticks of 10 ms). */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
+/** CPU time (user + system) a process has used so far, in µs. */
+const cpuMicros = (pid: number) => processCpuMs(pid) * 1000;
 
 interface Load {
   /** Median requests/s. */

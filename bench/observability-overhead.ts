@@ -11,9 +11,9 @@
  * as much as it can. Spans go to a stand-in OTLP receiver in this process that answers 200.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { processCpuMs } from './support/process-cpu.js';
 
 const REQUESTS = Number(process.argv[2] ?? 4000);
 const ROUNDS = Number(process.argv[3] ?? 3);
@@ -39,13 +39,6 @@ const setups: Record<string, Record<string, string>> = {
   },
 };
 
-/** CPU time (user + system) the process has used so far, in milliseconds (Linux /proc). */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15, in clock ticks (100 per second on Linux).
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
 
 async function start(env: Record<string, string>): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const { DATABASE_URL: _url, REDIS_URL: _redis, ...inherited } = process.env;
@@ -111,9 +104,9 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const [name, env] of Object.entries(setups)) {
     const service = await start(env);
     await load(service.url, 500); // warm-up: JIT, caches
-    const cpuBefore = cpuMs(service.pid);
+    const cpuBefore = processCpuMs(service.pid);
     const timing = await load(service.url, REQUESTS);
-    const result = { ...timing, cpuUs: ((cpuMs(service.pid) - cpuBefore) * 1000) / REQUESTS };
+    const result = { ...timing, cpuUs: ((processCpuMs(service.pid) - cpuBefore) * 1000) / REQUESTS };
     await service.stop();
     results.set(name, [...(results.get(name) ?? []), result]);
     console.error(`round ${round + 1}: ${name}: ${result.perSecond.toFixed(0)} req/s, ${result.cpuUs.toFixed(0)} µs CPU per request`);

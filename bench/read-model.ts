@@ -24,9 +24,9 @@
 import { execFileSync } from 'node:child_process';
 import { startPinnedService, type PinnedProcess } from './support/pinned-process.js';
 import { postGraphQL } from './support/post-graphql.js';
-import { readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { processCpuMs } from './support/process-cpu.js';
 
 const serviceDir = process.env['BENCH_SERVICE_DIR'] ?? fileURLToPath(new URL('..', import.meta.url));
 const databaseUrl = process.env['DATABASE_URL'];
@@ -107,17 +107,12 @@ async function throughput(url: string, concurrency: number, seconds: number): Pr
   return done / seconds;
 }
 
-/** utime + stime of a process, in ms (the kernel counts 100 ticks a second). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
 
 async function cpuPerRequest(service: Service, count: number): Promise<number> {
   for (let i = 0; i < 50; i++) await post(service.url, PAGE_ONLY, fresh());
-  const before = cpuMs(service.child.pid!);
+  const before = processCpuMs(service.child.pid!);
   for (let i = 0; i < count; i++) await post(service.url, PAGE_ONLY, fresh());
-  return (cpuMs(service.child.pid!) - before) / count;
+  return (processCpuMs(service.child.pid!) - before) / count;
 }
 
 /**
@@ -126,9 +121,9 @@ async function cpuPerRequest(service: Service, count: number): Promise<number> {
  */
 async function cpuPerFull(service: Service, filter: Record<string, unknown>, vary: (filter: Record<string, unknown>) => Record<string, unknown>, count: number): Promise<number> {
   for (let i = 0; i < 20; i++) await post(service.url, FULL, vary(filter));
-  const before = cpuMs(service.child.pid!);
+  const before = processCpuMs(service.child.pid!);
   for (let i = 0; i < count; i++) await post(service.url, FULL, vary(filter));
-  return (cpuMs(service.child.pid!) - before) / count;
+  return (processCpuMs(service.child.pid!) - before) / count;
 }
 
 /** The service's last "read model built" log line, if this version logs one. */

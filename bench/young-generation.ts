@@ -12,11 +12,11 @@
  *
  * Needs the `bench_<BENCH_SIZE>` schema that bench/read-model.ts seeds (`npm run bench`).
  */
-import { readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { startPinned } from './support/pinned-process.js';
 import { postGraphQL } from './support/post-graphql.js';
+import { processCpuMs } from './support/process-cpu.js';
 
 const databaseUrl = process.env['DATABASE_URL'];
 if (!databaseUrl) throw new Error('set DATABASE_URL to the PostgreSQL that bench/read-model.ts seeded');
@@ -50,11 +50,6 @@ function collectionsIn(output: string): Collection[] {
 }
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]!;
-const cpuMs = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // utime and stime (fields 14 and 15 of stat; 12 and 13 after the command) in clock ticks of 10 ms.
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
 
 const rows: Record<string, string>[] = [];
 for (const flags of flagSets) {
@@ -73,10 +68,10 @@ for (const flags of flagSets) {
     // Warm-up: the first snapshot, compiled code, the young generation grown to its size.
     for (let i = 0; i < 30; i++) await page();
     const before = collectionsIn(service.log()).length;
-    const cpuBefore = cpuMs(service.child.pid!);
+    const cpuBefore = processCpuMs(service.child.pid!);
     const latencies: number[] = [];
     for (let i = 0; i < pages; i++) latencies.push(await page());
-    const cpu = (cpuMs(service.child.pid!) - cpuBefore) / pages;
+    const cpu = (processCpuMs(service.child.pid!) - cpuBefore) / pages;
     const measured = collectionsIn(service.log()).slice(before);
     const scavenges = measured.filter((c) => c.kind === 's');
     const majors = measured.filter((c) => c.kind !== 's');

@@ -15,17 +15,12 @@ export const SERVE_V8_FLAGS: readonly string[] = ['--max-semi-space-size=8'];
 
 const SEMI_SPACE_FLAG = /^--max[-_]semi[-_]space[-_]size(?:=(\d+))?$/;
 
-/** The flags of a command line (`process.execArgv`, or NODE_OPTIONS split on spaces). */
-function flagsOf(execArgv: readonly string[], nodeOptions: string): string[] {
-  return [...nodeOptions.split(/\s+/).filter(Boolean), ...execArgv];
-}
-
 /**
  * The semi-space cap (MB) this process runs with: the last `--max-semi-space-size` of NODE_OPTIONS
  * and the command line (the command line wins, as in Node); null when neither sets one (V8's sizing).
  */
 export function semiSpaceCapMb(execArgv: readonly string[] = process.execArgv, nodeOptions: string = process.env['NODE_OPTIONS'] ?? ''): number | null {
-  const flags = flagsOf(execArgv, nodeOptions);
+  const flags = [...nodeOptions.split(/\s+/).filter(Boolean), ...execArgv];
   let cap: number | null = null;
   flags.forEach((flag, i) => {
     const match = SEMI_SPACE_FLAG.exec(flag);
@@ -41,11 +36,11 @@ export function semiSpaceCapMb(execArgv: readonly string[] = process.execArgv, n
  * `calendar serve` started without a young-generation size (`node bin/calendar.js serve`, `npx
  * calendar serve`, a container's command): the process starts again with SERVE_V8_FLAGS through
  * execve, so it keeps its pid (a process manager, a container and a parent waiting for it see one
- * process) and nothing is left behind. Called first, before anything is opened or written. Returns
- * false where it does not restart: flags chosen by the operator (`--max-semi-space-size=0` is V8's
- * own sizing), or no `process.execve` (Windows).
+ * process) and nothing is left behind. Called first, before anything is opened or written. No restart
+ * where the operator chose a size (`--max-semi-space-size=0` is V8's own sizing), nor without
+ * `process.execve` (Windows).
  */
-export function restartWithServeV8Flags(): boolean {
-  if (typeof process.execve !== 'function' || semiSpaceCapMb() !== null) return false;
-  return process.execve(process.execPath, [process.execPath, ...SERVE_V8_FLAGS, ...process.execArgv, ...process.argv.slice(1)], process.env);
+export function restartWithServeV8Flags(): void {
+  if (typeof process.execve !== 'function' || semiSpaceCapMb() !== null) return;
+  process.execve(process.execPath, [process.execPath, ...SERVE_V8_FLAGS, ...process.execArgv, ...process.argv.slice(1)], process.env);
 }
