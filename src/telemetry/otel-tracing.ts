@@ -165,9 +165,12 @@ export async function createTracing(settings: TracingSettings, options: StartTra
         }
       }
       // Kysely calls this when a statement has finished, in the async context that ran it: the span
-      // is made afterwards with the statement's real start, under whatever span was active.
+      // is made afterwards with the statement's real start, under whatever span was active. Times go
+      // in as performance.now() readings, which OpenTelemetry anchors to the wall clock as it does for
+      // every other span; timeOrigin-based epoch times drift away from Date.now() as the process ages,
+      // and the statements would then fall outside their execution's span.
       return (event: LogEvent) => {
-        const end = performance.timeOrigin + performance.now();
+        const end = performance.now();
         const operation = operationOf(event.query.sql);
         const span = tracer.startSpan(operation ?? 'sql', {
           kind: SpanKind.CLIENT,

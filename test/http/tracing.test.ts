@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -103,6 +103,31 @@ describe(`tracing through a real HTTP request (${databaseLabel}, in-memory expor
     }
     // Nothing in the trace but these: no stray spans, none left open.
     expect(spans).toHaveLength(4 + statements.length);
+  });
+
+  it('keeps the statements inside their execution after the wall clock has moved since the process started', async () => {
+    // An NTP step, or plain drift over days: Date.now() no longer equals timeOrigin + performance.now().
+    const realNow = Date.now.bind(Date);
+    const moved = vi.spyOn(Date, 'now').mockImplementation(() => realNow() + 90_000);
+    try {
+      const traceId = randomBytes(16).toString('hex');
+      const response = await postGraphQL(
+        server.url,
+        { query: 'query Moved { events { totalCount } }' },
+        { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+      );
+      expect(response.status).toBe(200);
+      const spans = await traceOf(traceId);
+      const execute = spans.find((span) => span.name === 'query Moved')!;
+      const statements = spans.filter((span) => span.kind === SpanKind.CLIENT);
+      expect(statements.length).toBeGreaterThan(0);
+      for (const statement of statements) {
+        expect(millis(statement.startTime)).toBeGreaterThanOrEqual(millis(execute.startTime) - 1);
+        expect(millis(statement.endTime)).toBeLessThanOrEqual(millis(execute.endTime) + 1);
+      }
+    } finally {
+      moved.mockRestore();
+    }
   });
 
   it('names the persisted-query hash, and marks an execution whose result has errors', async () => {
