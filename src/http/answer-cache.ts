@@ -24,7 +24,7 @@ export function storedAnswer(body: string, ttlMs: number, operation?: string): S
   return { body: bytes, tag: bodyTag(bytes), storedAt: Date.now(), ttlMs, operation };
 }
 
-/** The same, of bytes whose tag is already known (written in turns: answer-bytes.ts). */
+/** The same, of bytes whose tag is already known (written as they were hashed: answer-bytes.ts). */
 export function storedAnswerOfBytes(bytes: { body: Buffer; tag: string }, ttlMs: number, operation?: string): StoredAnswer {
   return { body: bytes.body, tag: bytes.tag, storedAt: Date.now(), ttlMs, operation };
 }

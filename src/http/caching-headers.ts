@@ -30,10 +30,10 @@ export function publicCacheControl(freshness: Freshness): string {
   return `public, max-age=${remaining}, s-maxage=${remaining}, stale-while-revalidate=${stale}`;
 }
 
-/** A digest of a body's bytes, for entity tags: 27 characters of base64url SHA-256 (160 bits). */
 /** Characters of the SHA-256 digest (base64url) a body tag keeps: 162 bits. */
 export const BODY_TAG_LENGTH = 27;
 
+/** A digest of a body's bytes, for entity tags: BODY_TAG_LENGTH characters of base64url SHA-256. */
 export function bodyTag(body: string | Buffer): string {
   return createHash('sha256').update(body).digest('base64url').slice(0, BODY_TAG_LENGTH);
 }

@@ -8,8 +8,8 @@ import { negotiateGraphQLMediaType, type GraphQLMediaType } from './negotiate.js
 import { resolvePersistedQuery, type PersistedQueryStore } from './persisted-queries.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import { paramsFromBody, paramsFromSearch, type GraphQLParams, type ParamsOutcome } from './request-params.js';
-import { answerAge, storedAnswer, storedAnswerOfBytes, type AnswerCache, type StoredAnswer } from './answer-cache.js';
-import { answerBytesInTurns, hasLongList } from './answer-bytes.js';
+import { answerAge, storedAnswerOfBytes, type AnswerCache, type StoredAnswer } from './answer-cache.js';
+import { answerBytes } from './answer-bytes.js';
 import type { CallerIdentity } from '../identity/caller-identity.js';
 import { countRequest, type UsageRecorder } from '../plugins/use-usage-counts.js';
 import type { InFlightLimit } from './in-flight-limit.js';
@@ -160,9 +160,7 @@ async function shareable(outcome: GraphQLOutcome, operation: string | undefined)
   if (!policy || result.errors || result.data == null) return undefined;
   for (const name in result.extensions) if (name !== 'notice') return undefined;
   // A long list (a whole-world area) is written a slice per turn, so other requests go on meanwhile.
-  const answer = hasLongList(result.data)
-    ? storedAnswerOfBytes(await answerBytesInTurns(result.data), policy.ttlMs, operation)
-    : storedAnswer(JSON.stringify({ data: result.data }), policy.ttlMs, operation);
+  const answer = storedAnswerOfBytes(await answerBytes(result.data), policy.ttlMs, operation);
   return { answer, keep: policy.keep };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerBytesInTurns, hasLongList, LIST_WRITTEN_IN_TURNS } from '../../src/http/answer-bytes.js';
+import { answerBytes, LIST_WRITTEN_IN_TURNS } from '../../src/http/answer-bytes.js';
 import { bodyTag } from '../../src/http/caching-headers.js';
 
 /** Events like a whole-world area answer's: nested objects, lists, nulls, text of every width. */
@@ -15,6 +15,46 @@ function event(i: number) {
   };
 }
 
+/** The bytes and tag answerBytes gives are JSON.stringify's. */
+async function expectStringifyBytes(data: Record<string, unknown>) {
+  const expected = Buffer.from(JSON.stringify({ data }));
+  const { body, tag } = await answerBytes(data);
+  expect(body.toString()).toBe(expected.toString());
+  expect(body.equals(expected)).toBe(true);
+  expect(tag).toBe(bodyTag(expected));
+}
+
+describe('answers written item by item', () => {
+  it.each([0, 1, 7, 8, 9, 1000])('a page of %i events nested like events.data and changes.changed', async (count) => {
+    const events = Array.from({ length: count }, (_, i) => event(i));
+    await expectStringifyBytes({ events: { totalCount: count, data: events, pageInfo: { page: 1, hasNextPage: false } } });
+    await expectStringifyBytes({ changes: { changed: events, removedIds: events.map((e) => e.id), cursor: 'c–1', hasMore: true } });
+  });
+
+  it('the shapes of GraphQL results: null-prototype objects, empty ones, nulls, nested lists, lists of scalars', async () => {
+    const row = Object.assign(Object.create(null) as Record<string, unknown>, { a: 1, b: [], c: {}, d: null, e: [[1, 2], [3]], f: 'ø–å' });
+    const data = Object.assign(Object.create(null) as Record<string, unknown>, {
+      first: row,
+      empty: {},
+      none: null,
+      numbers: Array.from({ length: 20 }, (_, i) => i / 3),
+      words: Array.from({ length: 12 }, (_, i) => `ord ${i} – «${'æ'.repeat(i)}»  `),
+      deep: { a: { b: { c: { d: [row, row, row, row, row, row, row, row, row] } } } },
+      lists: Array.from({ length: 10 }, (_, i) => Array.from({ length: i }, () => row)),
+    });
+    await expectStringifyBytes(data);
+  });
+
+  it('writes what JSON.stringify writes for values without a JSON form, and honours toJSON', async () => {
+    const list = Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? undefined : i % 3 === 1 ? () => 1 : { n: i, f: () => 1, s: Symbol('s') }));
+    await expectStringifyBytes({ list, gone: undefined, fn: () => 1, kept: 1, nested: { gone: undefined, list } });
+    const when = new Date('2026-11-27T10:00:00Z');
+    const custom = { toJSON: () => ({ replaced: true }) };
+    const listWithOwnJson = Object.assign(Array.from({ length: 10 }, (_, i) => i), { toJSON: () => 'a list of its own' });
+    await expectStringifyBytes({ when, custom, nested: { custom, when, list: [when, custom, when, custom, when, custom, when, custom] }, listWithOwnJson });
+  });
+});
+
 describe('answers with a long list, written a slice per turn', () => {
   it.each([0, 1, LIST_WRITTEN_IN_TURNS, LIST_WRITTEN_IN_TURNS + 1, 2_499, 2_500, 7_321])('%i events: exactly the bytes and tag of JSON.stringify', async (count) => {
     const data = {
@@ -22,24 +62,23 @@ describe('answers with a long list, written a slice per turn', () => {
       categories: [{ id: 'CONCERT' }],
       nothing: null,
     };
-    const expected = Buffer.from(JSON.stringify({ data }));
-    const { body, tag } = await answerBytesInTurns(data);
-    expect(body.equals(expected)).toBe(true);
-    expect(tag).toBe(bodyTag(expected));
-    expect(hasLongList(data)).toBe(count > LIST_WRITTEN_IN_TURNS);
+    await expectStringifyBytes(data);
   });
 
   it('writes what JSON.stringify writes for values without a JSON form', async () => {
     const items: unknown[] = Array.from({ length: LIST_WRITTEN_IN_TURNS + 5 }, (_, i) => (i % 3 === 0 ? undefined : { n: i, f: () => 1 }));
     const data = { list: items, gone: undefined, kept: 1 };
-    expect((await answerBytesInTurns(data)).body.toString()).toBe(JSON.stringify({ data }));
+    expect((await answerBytes(data)).body.toString()).toBe(JSON.stringify({ data }));
   });
 
-  it('lets other work run between slices', async () => {
-    const data = { list: Array.from({ length: 5_000 }, (_, i) => event(i)) };
+  it.each([
+    ['a root list', (list: unknown[]) => ({ list })],
+    ['a list in a root field', (list: unknown[]) => ({ changes: { changed: list } })],
+  ])('lets other work run between slices of %s', async (_name, shape) => {
+    const data = shape(Array.from({ length: 5_000 }, (_, i) => event(i)));
     let turns = 0;
     const ticker = setInterval(() => turns++, 0);
-    const writing = answerBytesInTurns(data);
+    const writing = answerBytes(data);
     await writing;
     clearInterval(ticker);
     // 10 slices: the event loop turned between them (a timer of 0 ms ran at least once).
