@@ -142,14 +142,25 @@ export class CalendarReader {
    * events without one, unpublished or unknown are left out.
    */
   upcomingNodes(eventIds: readonly string[], options: NodeOptions): Promise<CalendarNode[]> {
-    return this.consistently(async (snapshot) => {
-      const refs: NodeRef[] = [];
-      for (const id of eventIds) {
-        const ref = this.upcomingRef(snapshot, eventIndexOf(snapshot, id));
-        if (ref) refs.push(ref);
-      }
-      return this.loadNodes(snapshot, refs, options);
-    });
+    return this.consistently((snapshot) => this.upcomingNodesAt(snapshot, eventIds, options));
+  }
+
+  /**
+   * Runs `work` on one snapshot, with `upcomingNodes` reading from that same snapshot: what it lists
+   * from the snapshot and the nodes it reads are of one data version. When an import lands in between
+   * (or `work` throws DataVersionMoved), the whole of `work` starts over on a newer snapshot.
+   */
+  atOneSnapshot<T>(work: (snapshot: CalendarSnapshot, upcomingNodes: (eventIds: readonly string[], options: NodeOptions) => Promise<CalendarNode[]>) => Promise<T>): Promise<T> {
+    return this.consistently((snapshot) => work(snapshot, (eventIds, options) => this.upcomingNodesAt(snapshot, eventIds, options)));
+  }
+
+  private upcomingNodesAt(snapshot: CalendarSnapshot, eventIds: readonly string[], options: NodeOptions): Promise<CalendarNode[]> {
+    const refs: NodeRef[] = [];
+    for (const id of eventIds) {
+      const ref = this.upcomingRef(snapshot, eventIndexOf(snapshot, id));
+      if (ref) refs.push(ref);
+    }
+    return this.loadNodes(snapshot, refs, options);
   }
 
   /** Container events with a date that has not ended, chronological. */

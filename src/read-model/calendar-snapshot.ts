@@ -1,4 +1,5 @@
 import type { CategoryRow, OrganizerRow, VenueRow } from '../db/database.js';
+import type { SnapshotChangeLog } from './snapshot-change-log.js';
 
 /** Bits of `eventFlags`. */
 export const EVENT_FEATURED = 1;
@@ -113,6 +114,9 @@ export interface CalendarSnapshot {
   /** Oslo wall-clock minute of the start. */
   dateMinute: Uint16Array;
   dateFlags: Uint8Array;
+
+  /** `event_changes` of this version: what `changes` lists in a round's data phase. */
+  changeLog: SnapshotChangeLog;
 }
 
 /** Binary search in ids sorted by code unit; -1 when absent. */
@@ -153,6 +157,10 @@ export function typedArrayBytes(snapshot: CalendarSnapshot): number {
   let bytes = 0;
   for (const value of Object.values(snapshot) as unknown[]) {
     if (ArrayBuffer.isView(value)) bytes += value.byteLength;
+    else if (value && typeof value === 'object' && 'versions' in value && 'removed' in value) {
+      const log = value as SnapshotChangeLog;
+      bytes += log.versions.byteLength + log.removed.byteLength;
+    }
     else if (value && typeof value === 'object' && 'offsets' in value && 'values' in value) {
       const lists = value as PackedLists;
       bytes += lists.offsets.byteLength + lists.values.byteLength;

@@ -14,6 +14,7 @@ import {
   type CalendarSnapshot,
   type PackedLists,
 } from './calendar-snapshot.js';
+import { readSnapshotChangeLog } from './snapshot-change-log.js';
 
 /**
  * Dates that ended up to this long before the build are kept: a request's "now" may lag the
@@ -40,7 +41,8 @@ export async function loadSnapshot(db: Kysely<Database>, now: Date): Promise<Cal
       const catalogue = await readCatalogue(trx);
       const events = await readEvents(trx, cutoff, catalogue);
       const dates = await readDates(trx, cutoff, events, catalogue);
-      return { version: String(version), ...catalogue.snapshot, ...events.snapshot, ...dates };
+      const changeLog = await readSnapshotChangeLog(trx, events.snapshot.eventIds, events.eventIndex);
+      return { version: String(version), ...catalogue.snapshot, ...events.snapshot, ...dates, changeLog };
     });
 }
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeChangeCursor } from '../../src/domain/change-cursor.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
@@ -162,6 +163,16 @@ describe(`changes: a mirror kept by change sync (${databaseLabel})`, () => {
     expect(sorted(mirror)).toEqual(sorted(await shown()));
   });
 
+  it('walks ids beyond U+FFFF in the byte order of the database, each once, a page of one at a time', async () => {
+    const odd = ['E-\uE000', 'E-\uFFFD', 'E-𝄞', 'E-😀', 'E-😀x'];
+    await importCalendar(server.database.db, calendarWith(odd.map((id, i) => event(id, [{ start: at(200 + i), end: at(201 + i) }], { slug: `e-odd-${i}` }))));
+    const result = await sync(mirror, cursor, 1);
+    cursor = result.cursor;
+    // UTF-8 byte order (collate "C"); JavaScript's `<` would put the two emoji before U+E000.
+    expect(result.pages.flatMap((p) => p.changed.map((e) => e.id))).toEqual(odd);
+    expect(sorted(mirror)).toEqual(sorted(await shown()));
+  });
+
   it('lists nothing when nothing changed', async () => {
     const result = await sync(mirror, cursor);
     expect(result.pages).toEqual([{ changed: [], removedIds: [], cursor: result.cursor, hasMore: false }]);
@@ -202,6 +213,15 @@ describe(`changes: arguments and cursors (${databaseLabel})`, () => {
     } finally {
       now = saved;
     }
+  });
+
+  it('takes a cursor of a data version the database has and this process has not loaded yet', async () => {
+    // As when the previous page came from a process further on: no import in this one announced it.
+    const { version } = await sql<{ version: string }>`update calendar_state set version = version + 1 returning version::text`
+      .execute(server.database.db)
+      .then((r) => r.rows[0]!);
+    const since = encodeChangeCursor({ from: { version, at: now.getTime() }, to: null, full: false, phase: 'data', after: null });
+    expect(await changesPage(since, 100)).toMatchObject({ changed: [], removedIds: [], hasMore: false });
   });
 
   it('defaults to pages of 100 and takes 1000', async () => {

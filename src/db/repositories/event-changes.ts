@@ -98,73 +98,23 @@ export async function purgeOldTombstones(trx: Transaction<Database>): Promise<vo
   await sql`delete from event_changes where removed and changed_at < now() - make_interval(days => ${TOMBSTONE_KEEP_DAYS})`.execute(trx);
 }
 
-/** One id the sync examines. */
-export interface ChangeCandidate {
-  id: string;
-  /** The keyset position: the change's version (data phase) or 0 (time phase). */
-  version: string;
-}
-
-export interface ChangeRows {
+/** What the time phase lists. */
+export interface TimeChanges {
   /** The database's data version, read in the same statement. */
   dataVersion: string;
-  candidates: ChangeCandidate[];
-}
-
-interface RawCandidate {
-  data_version: string | number;
-  event_id: string | null;
-  version: string | number | null;
-}
-
-function rowsOf(rows: RawCandidate[]): ChangeRows {
-  return {
-    dataVersion: String(rows[0]?.data_version ?? 0),
-    candidates: rows.flatMap((r) => (r.event_id === null ? [] : [{ id: r.event_id, version: String(r.version ?? 0) }])),
-  };
-}
-
-/*
- * Ids are compared and ordered in byte order (collate "C", like the index): a language collation
- * costs microseconds per comparison, and a keyset needs only some total order.
- */
-
-/**
- * The data phase: ids whose change version lies in (from, to], after the keyset position, in
- * (version, id) order: one index range. `live` leaves tombstones out (a full sync lists what exists).
- */
-export async function readDataChanges(
-  db: Kysely<Database>,
-  range: { from: string; to: string; after: { version: string; id: string } | null; live: boolean; limit: number },
-): Promise<ChangeRows> {
-  // From the phase's beginning, `version > from` alone: a row comparison from (from, '') would be
-  // the index scan's start, and walk every id of version `from` first.
-  const after = range.after;
-  const result = await sql<RawCandidate>`
-    select cs.version as data_version, c.event_id, c.version
-    from calendar_state cs
-    left join lateral (
-      select ec.event_id, ec.version
-      from event_changes ec
-      where ec.version > ${range.from}::bigint and ec.version <= ${range.to}::bigint
-        ${after ? sql`and (ec.version, ec.event_id collate "C") > (${after.version}::bigint, ${after.id}::text collate "C")` : sql``}
-        ${range.live ? sql`and not ec.removed` : sql``}
-      order by ec.version, ec.event_id collate "C"
-      limit ${range.limit}
-    ) c on true
-    order by c.version, c.event_id collate "C"
-  `.execute(db);
-  return rowsOf(result.rows);
+  ids: string[];
 }
 
 /**
- * The time phase: ids whose shown state changed by time alone in (from, to]: one of their dates
- * ended (the next one is promoted, or the event is gone), or their publishing date passed. In id
- * order after `afterId`.
+ * The time phase of `changes`: ids whose shown state changed by time alone in (from, to]: one of
+ * their dates ended (the next one is promoted, or the event is gone), or their publishing date
+ * passed. In byte order of the ids (collate "C", like the index: a language collation costs
+ * microseconds per comparison, and a keyset needs only some total order) after `afterId`. (The data
+ * phase lists from the read model's copy of the log: read-model/snapshot-change-log.ts.)
  */
-export async function readTimeChanges(db: Kysely<Database>, range: { from: Date; to: Date; afterId: string; limit: number }): Promise<ChangeRows> {
-  const result = await sql<RawCandidate>`
-    select cs.version as data_version, c.event_id, 0 as version
+export async function readTimeChanges(db: Kysely<Database>, range: { from: Date; to: Date; afterId: string; limit: number }): Promise<TimeChanges> {
+  const result = await sql<{ data_version: string | number; event_id: string | null }>`
+    select cs.version as data_version, c.event_id
     from calendar_state cs
     left join lateral (
       select t.event_id from (
@@ -178,19 +128,12 @@ export async function readTimeChanges(db: Kysely<Database>, range: { from: Date;
     ) c on true
     order by c.event_id collate "C"
   `.execute(db);
-  return rowsOf(result.rows);
+  const rows = result.rows;
+  return { dataVersion: String(rows[0]?.data_version ?? 0), ids: rows.flatMap((r) => (r.event_id === null ? [] : [r.event_id])) };
 }
 
-/**
- * Which of these events `events` shows at `now` according to the database: stored, published, with
- * a date that has not ended (`last_ends_at`, the latest end of its dates).
- */
-export async function shownInDatabase(db: Kysely<Database>, ids: readonly string[], now: Date): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom('events')
-    .select('id')
-    .where(sql<boolean>`id = any(${ids}::text[]) and (publishing_date is null or publishing_date <= ${now}) and last_ends_at > ${now}`)
-    .execute();
-  return rows.map((r) => r.id);
+/** `calendar_state.version` now. */
+export async function readDataVersion(db: Kysely<Database>): Promise<string> {
+  const row = await db.selectFrom('calendar_state').select('version').executeTakeFirst();
+  return String(row?.version ?? 0);
 }

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import type { QueryResolvers } from '../../../../generated/resolvers-types.js';
-import { readDataChanges, readTimeChanges, shownInDatabase, type ChangeCandidate, type ChangeRows } from '../../../db/repositories/event-changes.js';
+import { readDataVersion, readTimeChanges } from '../../../db/repositories/event-changes.js';
 import {
   decodeChangeCursor,
   encodeChangeCursor,
@@ -10,8 +10,11 @@ import {
   type SyncPoint,
 } from '../../../domain/change-cursor.js';
 import type { CalendarNode } from '../../../read-model/calendar-reader.js';
+import type { CalendarSnapshot } from '../../../read-model/calendar-snapshot.js';
+import { DataVersionMoved } from '../../../read-model/data-version-moved.js';
+import { changesInLog } from '../../../read-model/snapshot-change-log.js';
 import type { GraphQLContext } from '../../context.js';
-import { invalidArguments, serviceUnavailable } from '../../errors.js';
+import { invalidArguments } from '../../errors.js';
 import { eventNodes } from '../../event-node.js';
 import { nodeOptionsFor } from '../../node-options.js';
 import { selectedFieldNames, selectionSetsOf } from '../../selected-fields.js';
@@ -21,8 +24,6 @@ export const MAX_CHANGES_PAGE_SIZE = 1000;
 /** How long a cursor is good for: tombstones are kept a day longer (TOMBSTONE_KEEP_DAYS). */
 export const CURSOR_WINDOW_DAYS = 90;
 const CURSOR_WINDOW_MS = CURSOR_WINDOW_DAYS * 24 * 60 * 60 * 1000;
-/** No bound: the data phase of a round's first page reads up to the database's own version. */
-const ANY_VERSION = '9223372036854775807';
 
 /** The client must throw its mirror away and sync again from the start. */
 function resyncRequired(detail: string): GraphQLError {
@@ -42,10 +43,10 @@ const BEHIND_WAIT_MS = 1500;
  * (it catches up within moments: wait for it), or from another calendar, or one restored from an
  * older backup: after the wait, the client must resync.
  */
-async function listPageWhenKnown(ctx: GraphQLContext, cursor: ChangeCursor, limit: number): Promise<ListedPage> {
+async function listPageWhenKnown(ctx: GraphQLContext, snapshot: CalendarSnapshot, cursor: ChangeCursor, limit: number): Promise<ListedPage> {
   for (let waitedMs = 0, delayMs = 25; ; delayMs *= 2) {
     try {
-      return await listPage(ctx, cursor, limit);
+      return await listPage(ctx, snapshot, cursor, limit);
     } catch (error) {
       if (!(error instanceof CursorAhead)) throw error;
       if (waitedMs >= BEHIND_WAIT_MS) throw resyncRequired('this cursor is from another calendar, or one further on than this');
@@ -56,64 +57,79 @@ async function listPageWhenKnown(ctx: GraphQLContext, cursor: ChangeCursor, limi
 }
 
 interface ListedPage {
-  candidates: ChangeCandidate[];
+  /** The ids to examine, in listing order (an id may come twice: once per phase). */
+  ids: string[];
   next: ChangeCursor;
   hasMore: boolean;
 }
 
+const newer = (a: string, b: string) => BigInt(a) > BigInt(b);
+
 /**
- * The ids of one page: the rest of the round's data phase, then its time phase, up to `limit`.
- * Every statement reads `calendar_state.version` with its rows: a cursor from beyond it is unknown.
+ * A cursor from a version this snapshot has not reached: the database has it (an import this
+ * process has not loaded yet, the previous page came from a process further on), so the request
+ * starts over on a newer snapshot; or it has not (a replica behind, another calendar): CursorAhead.
  */
-async function listPage(ctx: GraphQLContext, cursor: ChangeCursor, limit: number): Promise<ListedPage> {
-  const now = ctx.now;
-  let to: SyncPoint | null = cursor.to;
-  const candidates: ChangeCandidate[] = [];
-  const checkKnown = (rows: ChangeRows) => {
-    const newest = BigInt(rows.dataVersion);
-    if (BigInt(cursor.from.version) > newest || (to !== null && BigInt(to.version) > newest)) throw new CursorAhead();
-  };
-
-  if (cursor.phase === 'data') {
-    const rows = await readDataChanges(ctx.db, {
-      from: cursor.from.version,
-      to: to?.version ?? ANY_VERSION,
-      after: cursor.after,
-      live: cursor.full,
-      limit: limit + 1,
-    });
-    checkKnown(rows);
-    // The round's end, fixed by its first page: the version this statement read, and now.
-    to ??= { version: rows.dataVersion, at: now.getTime() };
-    if (rows.candidates.length > limit) {
-      const page = rows.candidates.slice(0, limit);
-      const last = page[page.length - 1]!;
-      return { candidates: page, hasMore: true, next: { ...cursor, to, after: { version: last.version, id: last.id } } };
-    }
-    candidates.push(...rows.candidates);
-  }
-  const round = to!;
-  // A full sync lists every event as it is when listed: no time phase.
-  if (cursor.full || round.at <= cursor.from.at) return { candidates, hasMore: false, next: nextRoundCursor(round) };
-
-  const room = limit - candidates.length;
-  const afterId = cursor.phase === 'time' ? (cursor.after?.id ?? '') : '';
-  const rows = await readTimeChanges(ctx.db, { from: new Date(cursor.from.at), to: new Date(round.at), afterId, limit: room + 1 });
-  checkKnown(rows);
-  if (rows.candidates.length > room) {
-    const page = rows.candidates.slice(0, room);
-    const lastId = page.length > 0 ? page[page.length - 1]!.id : afterId;
-    candidates.push(...page);
-    return { candidates, hasMore: true, next: { ...cursor, to: round, phase: 'time', after: { version: '0', id: lastId } } };
-  }
-  candidates.push(...rows.candidates);
-  return { candidates, hasMore: false, next: nextRoundCursor(round) };
+async function checkSnapshotKnows(ctx: GraphQLContext, snapshot: CalendarSnapshot, cursor: ChangeCursor): Promise<void> {
+  const wanted = cursor.to !== null && newer(cursor.to.version, cursor.from.version) ? cursor.to.version : cursor.from.version;
+  if (!newer(wanted, snapshot.version)) return;
+  const database = await readDataVersion(ctx.db);
+  if (!newer(wanted, database)) throw new DataVersionMoved(database);
+  throw new CursorAhead();
 }
 
 /**
- * `changes(since, pageSize)`: docs/change-sync.md. The ids of a page come from the change log and
- * the dates (SQL); the events are then read like `eventByID` reads them (the read model, next date
- * promoted), so a changed event looks exactly as `events` shows it.
+ * The ids of one page: the rest of the round's data phase (from the snapshot's change log), then its
+ * time phase (SQL: dates that ended, publishing dates that passed), up to `limit`.
+ */
+async function listPage(ctx: GraphQLContext, snapshot: CalendarSnapshot, cursor: ChangeCursor, limit: number): Promise<ListedPage> {
+  await checkSnapshotKnows(ctx, snapshot, cursor);
+  const now = ctx.now;
+  // The round's end, fixed by its first page: the version of the snapshot it was listed from, and now.
+  const round: SyncPoint = cursor.to ?? { version: snapshot.version, at: now.getTime() };
+  const ids: string[] = [];
+
+  if (cursor.phase === 'data') {
+    const after = cursor.after;
+    const listed = changesInLog(snapshot.changeLog, {
+      from: Number(cursor.from.version),
+      to: Number(round.version),
+      after: after ? { version: Number(after.version), id: after.id } : null,
+      live: cursor.full,
+      limit: limit + 1,
+    });
+    if (listed.length > limit) {
+      const last = listed[limit - 1]!;
+      return {
+        ids: listed.slice(0, limit).map((c) => c.id),
+        hasMore: true,
+        next: { ...cursor, to: round, after: { version: String(last.version), id: last.id } },
+      };
+    }
+    for (const change of listed) ids.push(change.id);
+  }
+  // A full sync lists every event as it is when listed: no time phase.
+  if (cursor.full || round.at <= cursor.from.at) return { ids, hasMore: false, next: nextRoundCursor(round) };
+
+  const room = limit - ids.length;
+  const afterId = cursor.phase === 'time' ? (cursor.after?.id ?? '') : '';
+  const rows = await readTimeChanges(ctx.db, { from: new Date(cursor.from.at), to: new Date(round.at), afterId, limit: room + 1 });
+  // The dates of an older version than the cursor's (a replica behind) could miss some.
+  if (newer(cursor.from.version, rows.dataVersion) || newer(round.version, rows.dataVersion)) throw new CursorAhead();
+  if (rows.ids.length > room) {
+    const page = rows.ids.slice(0, room);
+    ids.push(...page);
+    return { ids, hasMore: true, next: { ...cursor, to: round, phase: 'time', after: { version: '0', id: page.at(-1) ?? afterId } } };
+  }
+  ids.push(...rows.ids);
+  return { ids, hasMore: false, next: nextRoundCursor(round) };
+}
+
+/**
+ * `changes(since, pageSize)`: docs/change-sync.md. The ids of a page come from the read model's
+ * copy of the change log (data phase) and the dates (time phase, SQL); the events are then read like
+ * `eventByID` reads them (next date promoted), from the same snapshot as the log, so a changed event
+ * looks exactly as `events` shows it.
  */
 export const changes: QueryResolvers['changes'] = async (_p, args, ctx, info) => {
   const pageSize = args.pageSize ?? DEFAULT_CHANGES_PAGE_SIZE;
@@ -129,25 +145,18 @@ export const changes: QueryResolvers['changes'] = async (_p, args, ctx, info) =>
     cursor = decoded;
   }
 
-  const listed = await listPageWhenKnown(ctx, cursor, pageSize);
-  // An id can be listed by both phases of one page: examined once.
-  const seen = new Set<string>();
-  const candidates = listed.candidates.filter((c) => !seen.has(c.id) && seen.add(c.id));
   const changedSelections = selectionSetsOf('changed', info.fieldNodes.map((f) => f.selectionSet), info.fragments);
-  const selected = selectedFieldNames(changedSelections, info.fragments);
-  const ids = candidates.map((c) => c.id);
-  const nodes = ids.length > 0 ? await ctx.calendar.upcomingNodes(ids, nodeOptionsFor(selected)) : [];
+  const options = nodeOptionsFor(selectedFieldNames(changedSelections, info.fragments));
+  // The ids and their events from one snapshot: an id the snapshot does not show is not shown.
+  const { listed, ids, nodes } = await ctx.calendar.atOneSnapshot(async (snapshot, upcomingNodes) => {
+    const listed = await listPageWhenKnown(ctx, snapshot, cursor, pageSize);
+    // An id can be listed by both phases of one page: examined once.
+    const ids = [...new Set(listed.ids)];
+    return { listed, ids, nodes: ids.length > 0 ? await upcomingNodes(ids, options) : [] };
+  });
   const byId = new Map<string, CalendarNode>(nodes.map((n) => [n.event.id, n]));
-  const missing = ids.filter((id) => !byId.has(id));
-  // Nodes were read with a check that the read model's version is the database's (readAtSnapshotVersion),
-  // so it is at least as new as the lists above, and an id it leaves out is not shown. Without a
-  // node, nothing checked that: the database says whether an id left out is shown after all (the
-  // read model is still building a newer version). Listing it as removed would lose it: retry.
-  if (nodes.length === 0 && missing.length > 0 && (await shownInDatabase(ctx.db, missing, ctx.now)).length > 0) {
-    throw serviceUnavailable('the calendar is being updated; retry shortly');
-  }
   const changed = eventNodes(ids.flatMap((id) => byId.get(id) ?? []));
   // A full sync's client holds nothing: nothing to remove.
-  const removedIds = cursor.full ? [] : missing;
+  const removedIds = cursor.full ? [] : ids.filter((id) => !byId.has(id));
   return { changed, removedIds, cursor: encodeChangeCursor(listed.next), hasMore: listed.hasMore };
 };

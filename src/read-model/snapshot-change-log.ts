@@ -1,0 +1,108 @@
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../db/database.js';
+
+/**
+ * The change log of `changes` (db/repositories/event-changes.ts) as of one data version: every row of
+ * `event_changes`, in the order the sync walks it, (version, id) with ids in byte order (`collate
+ * "C"`, the order of the index and of the cursors the service has handed out).
+ */
+export interface SnapshotChangeLog {
+  versions: Float64Array;
+  ids: readonly string[];
+  /** 1 for a tombstone. */
+  removed: Uint8Array;
+}
+
+/**
+ * Compares strings by code point, which is the byte order of their UTF-8 (PostgreSQL's `collate
+ * "C"`). JavaScript's `<` compares UTF-16 code units, which differs only where a surrogate (a code
+ * point above U+FFFF) meets a unit from U+E000 to U+FFFF.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) return surrogatesLast(x) - surrogatesLast(y);
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+const surrogatesLast = (unit: number) => (unit >= 0xe000 ? unit - 0x800 : unit >= 0xd800 ? unit + 0x2000 : unit);
+
+/** Rows per statement: bounds the rows held at once at any size. */
+const ROWS_PER_READ = 50_000;
+
+/**
+ * Reads the whole log in its walking order, in keyset pages. An id the snapshot holds is kept as the
+ * snapshot's own string (one copy of each id in memory); only ended and removed ids add strings.
+ */
+export async function readSnapshotChangeLog(
+  trx: Transaction<Database>,
+  eventIds: readonly string[],
+  eventIndex: ReadonlyMap<string, number>,
+): Promise<SnapshotChangeLog> {
+  const versions: number[] = [];
+  const ids: string[] = [];
+  const removed: number[] = [];
+  for (let after: { version: number; id: string } | null = null; ; ) {
+    const page: { event_id: string; version: string | number; removed: boolean }[] = (
+      await sql<{ event_id: string; version: string | number; removed: boolean }>`
+        select event_id, version, removed from event_changes
+        ${after ? sql`where (version, event_id collate "C") > (${after.version}::bigint, ${after.id}::text collate "C")` : sql``}
+        order by version, event_id collate "C"
+        limit ${ROWS_PER_READ}
+      `.execute(trx)
+    ).rows;
+    for (const row of page) {
+      const known = eventIndex.get(row.event_id);
+      ids.push(known === undefined ? row.event_id : eventIds[known]!);
+      versions.push(Number(row.version));
+      removed.push(row.removed ? 1 : 0);
+    }
+    if (page.length < ROWS_PER_READ) break;
+    const last = page[page.length - 1]!;
+    after = { version: Number(last.version), id: last.event_id };
+  }
+  return { versions: Float64Array.from(versions), ids, removed: Uint8Array.from(removed) };
+}
+
+/** One id the data phase lists, with its keyset position. */
+export interface LoggedChange {
+  id: string;
+  version: number;
+}
+
+/**
+ * The data phase of a sync round (docs/change-sync.md): ids whose change version lies in (from, to],
+ * after the keyset position, in walking order, at most `limit`. `live` leaves tombstones out (a full
+ * sync lists what exists).
+ */
+export function changesInLog(
+  log: SnapshotChangeLog,
+  range: { from: number; to: number; after: { version: number; id: string } | null; live: boolean; limit: number },
+): LoggedChange[] {
+  const { versions, ids, removed } = log;
+  // Within a round, the keyset position is past `from`; before it, `version > from` alone starts the walk.
+  const start = range.after && range.after.version > range.from ? range.after : { version: range.from, id: null };
+  // The first entry past `start`: (version, id) > (start.version, start.id), or version > start.version.
+  let low = 0;
+  let high = versions.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const version = versions[middle]!;
+    const past = version > start.version || (version === start.version && start.id !== null && compareCodePoints(ids[middle]!, start.id) > 0);
+    if (past) high = middle;
+    else low = middle + 1;
+  }
+  const listed: LoggedChange[] = [];
+  for (let i = low; i < versions.length && listed.length < range.limit; i++) {
+    const version = versions[i]!;
+    if (version > range.to) break;
+    if (range.live && removed[i] === 1) continue;
+    listed.push({ id: ids[i]!, version });
+  }
+  return listed;
+}
