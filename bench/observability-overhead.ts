@@ -39,7 +39,6 @@ const setups: Record<string, Record<string, string>> = {
   },
 };
 
-
 async function start(env: Record<string, string>): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const { DATABASE_URL: _url, REDIS_URL: _redis, ...inherited } = process.env;
   const child = spawn(process.execPath, [BIN, 'serve'], {

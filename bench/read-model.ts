@@ -107,7 +107,6 @@ async function throughput(url: string, concurrency: number, seconds: number): Pr
   return done / seconds;
 }
 
-
 async function cpuPerRequest(service: Service, count: number): Promise<number> {
   for (let i = 0; i < 50; i++) await post(service.url, PAGE_ONLY, fresh());
   const before = processCpuMs(service.child.pid!);

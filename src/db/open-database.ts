@@ -7,6 +7,7 @@ import { describeDatabaseError } from './connection-errors.js';
 import { afterReadSideHas, listenForDataVersions } from './data-version-listener.js';
 import type { ListenForDataVersions } from '../read-model/read-model.js';
 import type { Database } from './database.js';
+import { readDataVersion } from './repositories/calendar-state.js';
 import { DatabaseHealth } from './database-health.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { activeTracing, type Tracing } from '../telemetry/tracing.js';
@@ -156,10 +157,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       const listenUrl = options.listenUrl ?? (readOnly ? undefined : options.url);
       // Notices from elsewhere than the read side are passed on once the read side has their version.
       const readsElsewhere = reading !== undefined || listenUrl !== options.url;
-      const readVersion = async () => {
-        const row = await readDb.selectFrom('calendar_state').select('version').executeTakeFirst();
-        return row ? String(row.version) : undefined;
-      };
+      const readVersion = () => readDataVersion(readDb);
       return {
         db,
         readDb,

@@ -157,14 +157,10 @@ export function typedArrayBytes(snapshot: CalendarSnapshot): number {
   let bytes = 0;
   for (const value of Object.values(snapshot) as unknown[]) {
     if (ArrayBuffer.isView(value)) bytes += value.byteLength;
-    else if (value && typeof value === 'object' && 'versions' in value && 'removed' in value) {
-      const log = value as SnapshotChangeLog;
-      bytes += log.versions.byteLength + log.removed.byteLength;
-    }
     else if (value && typeof value === 'object' && 'offsets' in value && 'values' in value) {
       const lists = value as PackedLists;
       bytes += lists.offsets.byteLength + lists.values.byteLength;
     }
   }
-  return bytes;
+  return bytes + snapshot.changeLog.versions.byteLength + snapshot.changeLog.removed.byteLength;
 }

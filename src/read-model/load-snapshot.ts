@@ -14,6 +14,7 @@ import {
   type CalendarSnapshot,
   type PackedLists,
 } from './calendar-snapshot.js';
+import { GrowingColumn } from './growing-column.js';
 import { readSnapshotChangeLog } from './snapshot-change-log.js';
 
 /**
@@ -174,21 +175,6 @@ class KeyNumbers {
       this.numbers.set(key, n);
     }
     return n;
-  }
-}
-
-
-/** A typed column that grows by doubling (only its first `length` elements are used). */
-class GrowingColumn<T extends Float64Array | Uint32Array | Int32Array | Uint16Array | Uint8Array> {
-  length = 0;
-  constructor(public array: T, private readonly make: (size: number) => T) {}
-  push(value: number): void {
-    if (this.length === this.array.length) {
-      const bigger = this.make(Math.max(1024, this.array.length * 2));
-      bigger.set(this.array);
-      this.array = bigger;
-    }
-    this.array[this.length++] = value;
   }
 }
 

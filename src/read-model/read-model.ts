@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { readDataVersion } from '../db/repositories/calendar-state.js';
 import type { Logger } from '../logger.js';
 import { typedArrayBytes, type CalendarSnapshot } from './calendar-snapshot.js';
 import { loadSnapshot, RETAINED_ENDED_MS } from './load-snapshot.js';
@@ -164,9 +165,8 @@ export class ReadModel {
     }
   }
 
-  private async readVersion(): Promise<string | undefined> {
-    const row = await this.db.selectFrom('calendar_state').select('version').executeTakeFirst();
-    return row ? String(row.version) : undefined;
+  private readVersion(): Promise<string | undefined> {
+    return readDataVersion(this.db);
   }
 
   /** Builds the newest version (one build at a time; a build started meanwhile is followed by another). */

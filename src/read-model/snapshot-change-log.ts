@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
+import { GrowingColumn } from './growing-column.js';
 
 /**
  * The change log of `changes` (db/repositories/event-changes.ts) as of one data version: every row of
@@ -32,6 +33,12 @@ export function compareCodePoints(a: string, b: string): number {
 
 const surrogatesLast = (unit: number) => (unit >= 0xe000 ? unit - 0x800 : unit >= 0xd800 ? unit + 0x2000 : unit);
 
+interface LogRow {
+  event_id: string;
+  version: string | number;
+  removed: boolean;
+}
+
 /** Rows per statement: bounds the rows held at once at any size. */
 const ROWS_PER_READ = 50_000;
 
@@ -44,29 +51,29 @@ export async function readSnapshotChangeLog(
   eventIds: readonly string[],
   eventIndex: ReadonlyMap<string, number>,
 ): Promise<SnapshotChangeLog> {
-  const versions: number[] = [];
+  const versions = new GrowingColumn(new Float64Array(0), (n) => new Float64Array(n));
   const ids: string[] = [];
-  const removed: number[] = [];
+  const removed = new GrowingColumn(new Uint8Array(0), (n) => new Uint8Array(n));
   for (let after: { version: number; id: string } | null = null; ; ) {
-    const page: { event_id: string; version: string | number; removed: boolean }[] = (
-      await sql<{ event_id: string; version: string | number; removed: boolean }>`
+    const rows: LogRow[] = (
+      await sql<LogRow>`
         select event_id, version, removed from event_changes
         ${after ? sql`where (version, event_id collate "C") > (${after.version}::bigint, ${after.id}::text collate "C")` : sql``}
         order by version, event_id collate "C"
         limit ${ROWS_PER_READ}
       `.execute(trx)
     ).rows;
-    for (const row of page) {
+    for (const row of rows) {
       const known = eventIndex.get(row.event_id);
       ids.push(known === undefined ? row.event_id : eventIds[known]!);
       versions.push(Number(row.version));
       removed.push(row.removed ? 1 : 0);
     }
-    if (page.length < ROWS_PER_READ) break;
-    const last = page[page.length - 1]!;
+    if (rows.length < ROWS_PER_READ) break;
+    const last: LogRow = rows[rows.length - 1]!;
     after = { version: Number(last.version), id: last.event_id };
   }
-  return { versions: Float64Array.from(versions), ids, removed: Uint8Array.from(removed) };
+  return { versions: versions.array.slice(0, versions.length), ids, removed: removed.array.slice(0, removed.length) };
 }
 
 /** One id the data phase lists, with its keyset position. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../database.js';
+import { readDataVersion } from './calendar-state.js';
 
 /*
  * The change log of `changes` (docs/change-sync.md): `event_changes` holds, per event id, the data
@@ -17,8 +18,7 @@ export const TOMBSTONE_KEEP_DAYS = 91;
  * advisory lock), so the version read under the lock plus one is the one this import commits.
  */
 export async function nextDataVersion(trx: Transaction<Database>): Promise<string> {
-  const row = await trx.selectFrom('calendar_state').select('version').executeTakeFirst();
-  return (BigInt(row?.version ?? 0) + 1n).toString();
+  return (BigInt((await readDataVersion(trx)) ?? 0) + 1n).toString();
 }
 
 /**
@@ -130,10 +130,4 @@ export async function readTimeChanges(db: Kysely<Database>, range: { from: Date;
   `.execute(db);
   const rows = result.rows;
   return { dataVersion: String(rows[0]?.data_version ?? 0), ids: rows.flatMap((r) => (r.event_id === null ? [] : [r.event_id])) };
-}
-
-/** `calendar_state.version` now. */
-export async function readDataVersion(db: Kysely<Database>): Promise<string> {
-  const row = await db.selectFrom('calendar_state').select('version').executeTakeFirst();
-  return String(row?.version ?? 0);
 }

@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import type { QueryResolvers } from '../../../../generated/resolvers-types.js';
-import { readDataVersion, readTimeChanges } from '../../../db/repositories/event-changes.js';
+import { readDataVersion } from '../../../db/repositories/calendar-state.js';
+import { readTimeChanges } from '../../../db/repositories/event-changes.js';
 import {
   decodeChangeCursor,
   encodeChangeCursor,
@@ -74,7 +75,7 @@ async function checkSnapshotKnows(ctx: GraphQLContext, snapshot: CalendarSnapsho
   const wanted = cursor.to !== null && newer(cursor.to.version, cursor.from.version) ? cursor.to.version : cursor.from.version;
   if (!newer(wanted, snapshot.version)) return;
   const database = await readDataVersion(ctx.db);
-  if (!newer(wanted, database)) throw new DataVersionMoved(database);
+  if (database !== undefined && !newer(wanted, database)) throw new DataVersionMoved(database);
   throw new CursorAhead();
 }
 
