@@ -136,7 +136,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     logger,
     answers,
     // GET /events.ics reads the same read model and records as the API (docs/feeds.md).
-    icsFeed: { readModel, db: database.readDb, clock, eventLinkBase: config.PUBLIC_SITE_URL },
+    icsFeed: { readModel, db: database.readDb, clock, eventLinkBase: config.PUBLIC_SITE_URL, databaseHealth: database.health },
     identity: callerIdentity,
     usage: database.readOnly ? undefined : usage,
     checkReady: () => readiness(database, readModel),

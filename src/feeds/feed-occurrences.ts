@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { EventQuery } from '../domain/event-query.js';
 import { DATE_CANCELLED, DATE_NO_END, type CalendarSnapshot, type SnapshotCatalogue } from '../read-model/calendar-snapshot.js';
-import { DataVersionMoved } from '../read-model/data-version-moved.js';
+import { onOneDataVersion } from '../read-model/data-version-moved.js';
 import { findResultPage } from '../read-model/event-results.js';
 import type { ReadModel } from '../read-model/read-model.js';
 import { wordMatch, type SearchMode, type WordMatch } from '../read-model/search-matches.js';
@@ -75,16 +75,13 @@ export function feedQuery(query: EventQuery): EventQuery {
  * MAX_FEED_OCCURRENCES. Every part comes from one data version: when an import lands meanwhile, the
  * walk starts over on the new snapshot.
  */
-export async function feedOccurrences(model: ReadModel, db: Kysely<Database>, query: EventQuery): Promise<FeedOccurrences> {
-  for (let attempt = 1; ; attempt++) {
-    const snapshot = await model.snapshot();
-    try {
-      return await occurrencesOf(snapshot, db, query);
-    } catch (error) {
-      if (!(error instanceof DataVersionMoved) || attempt >= 4) throw error;
-      if (error.version !== undefined) model.require(error.version);
-    }
-  }
+export function feedOccurrences(model: ReadModel, db: Kysely<Database>, query: EventQuery): Promise<FeedOccurrences> {
+  return onOneDataVersion(
+    async () => occurrencesOf(await model.snapshot(), db, query),
+    (moved) => {
+      if (moved.version !== undefined) model.require(moved.version);
+    },
+  );
 }
 
 async function occurrencesOf(snapshot: CalendarSnapshot, db: Kysely<Database>, query: EventQuery): Promise<FeedOccurrences> {

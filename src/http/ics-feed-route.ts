@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { GraphQLError } from 'graphql';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { buildEventQuery } from '../domain/event-query.js';
@@ -10,6 +11,10 @@ import type { ReadModel } from '../read-model/read-model.js';
 import { answerAge, storedAnswer, type AnswerCache, type StoredAnswer } from './answer-cache.js';
 import { entityTag, matchesIfNoneMatch, NO_STORE, publicCacheControl } from './caching-headers.js';
 import { countCacheLookup } from '../telemetry/metrics.js';
+import { isDatabaseUnavailable } from '../db/connection-errors.js';
+import type { DatabaseHealth } from '../db/database-health.js';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../plugins/use-logged-masked-errors.js';
+import { RETRY_AFTER_SECONDS } from '../schema/errors.js';
 
 /** The feed's path. */
 export const ICS_FEED_PATH = '/events.ics';
@@ -26,6 +31,8 @@ export interface IcsFeedOptions {
   clock: () => Date;
   /** Base of `eventLink` (PUBLIC_SITE_URL). */
   eventLinkBase: string;
+  /** Told when the database cannot answer (one log line per outage, /ready). @default none */
+  databaseHealth?: DatabaseHealth | undefined;
   /** The response cache. @default none (every request renders; answers still carry public caching headers) */
   answers?: AnswerCache | undefined;
 }
@@ -36,6 +43,17 @@ export interface IcsFeedOptions {
  * the data version and the normalised parameters; render on a miss.
  */
 export async function handleIcsFeed(req: IncomingMessage, res: ServerResponse, url: URL, options: IcsFeedOptions): Promise<void> {
+  try {
+    await answerIcsFeed(req, res, url, options);
+  } catch (error) {
+    const unavailable = unavailableMessage(error);
+    if (unavailable === undefined || res.headersSent) throw error;
+    if (isDatabaseUnavailable(error)) options.databaseHealth?.reportFailure(error);
+    sendPlainText(res, 503, unavailable, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+  }
+}
+
+async function answerIcsFeed(req: IncomingMessage, res: ServerResponse, url: URL, options: IcsFeedOptions): Promise<void> {
   const read = readFeedParameters(url.searchParams);
   if (!read.ok) return sendBadRequest(res, read.problem.message);
   const { filter, lan, normalized } = read.request;
@@ -105,9 +123,23 @@ function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: StoredAn
   return false;
 }
 
+/**
+ * What a feed that cannot be rendered now says (the GraphQL route's 503s, in plain text): the
+ * database cannot answer, or the calendar kept changing under the request. Undefined for a fault.
+ */
+function unavailableMessage(error: unknown): string | undefined {
+  if (isDatabaseUnavailable(error)) return DATABASE_UNAVAILABLE_MESSAGE;
+  if (error instanceof GraphQLError && error.extensions['code'] === 'SERVICE_UNAVAILABLE') return error.message;
+  return undefined;
+}
+
 /** 400 in plain text: calendar clients show a body, if anything, as text; the message names the parameter. */
 function sendBadRequest(res: ServerResponse, message: string): void {
+  sendPlainText(res, 400, message);
+}
+
+function sendPlainText(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   const body = Buffer.from(`${message}\n`);
-  res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.length, 'Cache-Control': NO_STORE });
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.length, 'Cache-Control': NO_STORE, ...headers });
   res.end(body);
 }

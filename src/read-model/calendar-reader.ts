@@ -3,7 +3,7 @@ import type { Database, EventFields, EventRecord, OccurrenceRow } from '../db/da
 import { distanceKm, roundDistanceKm } from '../domain/distance-km.js';
 import type { EventQuery } from '../domain/event-query.js';
 import { EVENT_SUPER, eventIndexOf, isEventPublished, upcomingDatesOf, type CalendarSnapshot, type SnapshotCatalogue } from './calendar-snapshot.js';
-import { DataVersionMoved } from './data-version-moved.js';
+import { onOneDataVersion } from './data-version-moved.js';
 import { findResultPage, type FacetCount, type FacetKind } from './event-results.js';
 import { dateRecordsAt, eventRecordsAt } from './page-records.js';
 import { LargeAnswerGate } from './large-answer-gate.js';
@@ -319,17 +319,14 @@ export class CalendarReader {
     return this.pinned;
   }
 
-  private async consistently<T>(work: (snapshot: CalendarSnapshot) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const snapshot = await this.snapshot();
-      try {
-        return await work(snapshot);
-      } catch (error) {
-        if (!(error instanceof DataVersionMoved) || attempt >= 4) throw error;
-        if (error.version !== undefined) this.model.require(error.version);
+  private consistently<T>(work: (snapshot: CalendarSnapshot) => Promise<T>): Promise<T> {
+    return onOneDataVersion(
+      async () => work(await this.snapshot()),
+      (moved) => {
+        if (moved.version !== undefined) this.model.require(moved.version);
         this.pinned = null;
-      }
-    }
+      },
+    );
   }
 }
 

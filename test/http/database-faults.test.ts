@@ -108,6 +108,7 @@ describe.skipIf(unavailable)('the service when PostgreSQL fails', { timeout: 120
     const cachedGet = () => fetch(cachedQuery, { headers: { 'service-require-preflight': 'true' } });
     expect((await cachedGet()).status).toBe(200);
     let cachedWhileDown = 0;
+    let feedWhileDown = { status: 0, retryAfter: null as string | null, text: '' };
     let readyWhileDown = { status: 0, ms: 0 };
     let recoveredMs = 0;
     const answers = await underLoad(url, 6, async () => {
@@ -117,6 +118,9 @@ describe.skipIf(unavailable)('the service when PostgreSQL fails', { timeout: 120
       readyWhileDown = await readyStatus(origin);
       // What the service holds in its response cache needs no database.
       cachedWhileDown = (await cachedGet()).status;
+      // A feed whose search needs the database (the word is new to the service): a clean 503 too.
+      const feed = await fetch(`${origin}/events.ics?searchTerm=jazzkveld`, { signal: AbortSignal.timeout(10_000) });
+      feedWhileDown = { status: feed.status, retryAfter: feed.headers.get('retry-after'), text: await feed.text() };
       await cluster.start();
       recoveredMs = await within(5000, async () => (await uncachedPage(url)).status === 200);
     });
@@ -124,6 +128,7 @@ describe.skipIf(unavailable)('the service when PostgreSQL fails', { timeout: 120
     expect(readyWhileDown.status).toBe(503);
     expect(readyWhileDown.ms).toBeLessThan(1000);
     expect(cachedWhileDown).toBe(200);
+    expect(feedWhileDown).toEqual({ status: 503, retryAfter: '5', text: 'The calendar database is unavailable or too slow right now. Retry shortly.\n' });
     expect(recoveredMs).toBeLessThan(5000);
     expectCleanAnswers(answers);
     expect(answers.some((a) => a.status === 503)).toBe(true);
