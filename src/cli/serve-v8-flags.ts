@@ -1,7 +1,7 @@
 /**
  * The V8 flags `calendar serve` runs with, however it is started: `npm start` passes them, and a
  * `calendar serve` started without them restarts itself in place with them (restartWithServeV8Flags;
- * the workers of WORKERS > 1 inherit them from their primary). A size the operator chose is kept.
+ * the workers of WORKERS > 1 inherit them from their primary). A flag the operator set is kept.
  *
  * `--max-semi-space-size=8`: a young generation of two 8 MB semi-spaces. Node 22 and 24 let V8 grow
  * it to 32 MB semi-spaces (64 MB in all here); a young-generation collection then comes once every
@@ -10,17 +10,36 @@
  * one core. With 8 MB it comes about once a page, copies 1–2 MB and pauses 4–6 ms: the p95 of a
  * `changes` or `events` page of 1 000 about halves; its p50 and the CPU per page did not move beyond
  * the measuring machine's noise (docs/performance.md, "Young-generation size"; bench/young-generation.ts).
+ *
+ * `--no-allocation-site-pretenuring`: V8 allocates straight into the old generation from the code sites
+ * whose objects it saw survive a scavenge. A large page's rows, records and answer tree are all alive
+ * at the scavenge that comes during it, so their sites get pretenured, and every later page's objects
+ * from them go to the old generation, where they die at once: a mark-compact every ~45 pages (130 ms
+ * of marking on the one core) and dead old objects that keep young ones alive. Without it, a
+ * `changes` page of 1 000 costs a quarter less CPU, its p95 a quarter less, its p99 a third; building
+ * the read model did not slow beyond noise (docs/performance.md, "Pretenuring").
  */
-export const SERVE_V8_FLAGS: readonly string[] = ['--max-semi-space-size=8'];
+export const SERVE_V8_FLAGS: readonly string[] = ['--max-semi-space-size=8', '--no-allocation-site-pretenuring'];
 
 const SEMI_SPACE_FLAG = /^--max[-_]semi[-_]space[-_]size(?:=(\d+))?$/;
+
+/** A V8 flag's name whatever its spelling (`_` or `-`), value or polarity (`--no-`). */
+function flagName(flag: string): string | null {
+  if (!flag.startsWith('--')) return null;
+  return flag.slice(2).split('=')[0]!.replaceAll('_', '-').replace(/^no-/, '');
+}
+
+/** The flags of NODE_OPTIONS, then of the command line (the command line wins, as in Node). */
+function givenFlags(execArgv: readonly string[], nodeOptions: string): string[] {
+  return [...nodeOptions.split(/\s+/).filter(Boolean), ...execArgv];
+}
 
 /**
  * The semi-space cap (MB) this process runs with: the last `--max-semi-space-size` of NODE_OPTIONS
  * and the command line (the command line wins, as in Node); null when neither sets one (V8's sizing).
  */
 export function semiSpaceCapMb(execArgv: readonly string[] = process.execArgv, nodeOptions: string = process.env['NODE_OPTIONS'] ?? ''): number | null {
-  const flags = [...nodeOptions.split(/\s+/).filter(Boolean), ...execArgv];
+  const flags = givenFlags(execArgv, nodeOptions);
   let cap: number | null = null;
   flags.forEach((flag, i) => {
     const match = SEMI_SPACE_FLAG.exec(flag);
@@ -32,15 +51,31 @@ export function semiSpaceCapMb(execArgv: readonly string[] = process.execArgv, n
   return cap;
 }
 
+/** Whether V8 pretenures by allocation site in this process (its default), after the last flag that says. */
+export function allocationSitePretenuring(execArgv: readonly string[] = process.execArgv, nodeOptions: string = process.env['NODE_OPTIONS'] ?? ''): boolean {
+  let on = true;
+  for (const flag of givenFlags(execArgv, nodeOptions)) {
+    if (flagName(flag) === 'allocation-site-pretenuring') on = !flag.slice(2).replaceAll('_', '-').startsWith('no-');
+  }
+  return on;
+}
+
+/** The flags of SERVE_V8_FLAGS that neither the command line nor NODE_OPTIONS sets, in either sense. */
+export function missingServeV8Flags(execArgv: readonly string[] = process.execArgv, nodeOptions: string = process.env['NODE_OPTIONS'] ?? ''): string[] {
+  const given = new Set(givenFlags(execArgv, nodeOptions).map(flagName));
+  return SERVE_V8_FLAGS.filter((flag) => !given.has(flagName(flag)));
+}
+
 /**
- * `calendar serve` started without a young-generation size (`node bin/calendar.js serve`, `npx
- * calendar serve`, a container's command): the process starts again with SERVE_V8_FLAGS through
- * execve, so it keeps its pid (a process manager, a container and a parent waiting for it see one
- * process) and nothing is left behind. Called first, before anything is opened or written. No restart
- * where the operator chose a size (`--max-semi-space-size=0` is V8's own sizing), nor without
- * `process.execve` (Windows).
+ * `calendar serve` started without serve's V8 flags (`node bin/calendar.js serve`, `npx calendar
+ * serve`, a container's command): the process starts again with the missing ones through execve, so
+ * it keeps its pid (a process manager, a container and a parent waiting for it see one process) and
+ * nothing is left behind. Called first, before anything is opened or written. A flag the operator set
+ * is kept as set (`--max-semi-space-size=0` is V8's own sizing; `--allocation-site-pretenuring` turns
+ * pretenuring back on); no restart without `process.execve` (Windows).
  */
 export function restartWithServeV8Flags(): void {
-  if (typeof process.execve !== 'function' || semiSpaceCapMb() !== null) return;
-  process.execve(process.execPath, [process.execPath, ...SERVE_V8_FLAGS, ...process.execArgv, ...process.argv.slice(1)], process.env);
+  const missing = missingServeV8Flags();
+  if (typeof process.execve !== 'function' || missing.length === 0) return;
+  process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, ...process.argv.slice(1)], process.env);
 }

@@ -3,7 +3,7 @@ import type { RunningService } from '../app.js';
 import type { Config } from '../config.js';
 import { defineCommand } from './command.js';
 import { exactOperands } from './command-line.js';
-import { restartWithServeV8Flags, semiSpaceCapMb } from './serve-v8-flags.js';
+import { allocationSitePretenuring, restartWithServeV8Flags, semiSpaceCapMb } from './serve-v8-flags.js';
 
 /**
  * The start-up line: what the service chose from its settings, so an operator reading the log
@@ -51,6 +51,8 @@ function startupFields(config: Config, service: RunningService, tracing: string 
     node: process.version,
     // The young generation's semi-space cap (MB), null when V8 sizes it itself (serve-v8-flags.ts says why 8).
     semiSpaceCapMb: semiSpaceCapMb(),
+    // Off unless the operator turned it on (serve-v8-flags.ts says why).
+    allocationSitePretenuring: allocationSitePretenuring(),
     pid: process.pid,
   };
 }

@@ -98,6 +98,7 @@ describe(`logging of calendar serve (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`,
       // Started as `node bin/calendar.js serve`, without npm start's V8 flags: it restarted itself with
       // them, in place (the pid is the one spawned).
       semiSpaceCapMb: 8,
+      allocationSitePretenuring: false,
       pid: service.child.pid,
       readyMs: expect.any(Number),
     });
