@@ -11,10 +11,9 @@ import type { ReadModel } from '../read-model/read-model.js';
 import { answerAge, storedAnswer, type AnswerCache, type StoredAnswer } from './answer-cache.js';
 import { entityTag, matchesIfNoneMatch, NO_STORE, publicCacheControl } from './caching-headers.js';
 import { countCacheLookup } from '../telemetry/metrics.js';
-import { isDatabaseUnavailable } from '../db/connection-errors.js';
 import type { DatabaseHealth } from '../db/database-health.js';
-import { DATABASE_UNAVAILABLE_MESSAGE } from '../plugins/use-logged-masked-errors.js';
-import { RETRY_AFTER_SECONDS } from '../schema/errors.js';
+import { databaseUnavailable } from '../plugins/use-logged-masked-errors.js';
+import { httpHeadersFor, httpStatusFor } from './status.js';
 
 /** The feed's path. */
 export const ICS_FEED_PATH = '/events.ics';
@@ -46,10 +45,12 @@ export async function handleIcsFeed(req: IncomingMessage, res: ServerResponse, u
   try {
     await answerIcsFeed(req, res, url, options);
   } catch (error) {
-    const unavailable = unavailableMessage(error);
-    if (unavailable === undefined || res.headersSent) throw error;
-    if (isDatabaseUnavailable(error)) options.databaseHealth?.reportFailure(error);
-    sendPlainText(res, 503, unavailable, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+    // What the GraphQL route answers 503 (the database cannot answer, the calendar kept changing
+    // under the request), in plain text with the same status and Retry-After; anything else is a fault.
+    const unavailable = databaseUnavailable(error, options.databaseHealth) ?? (isServiceUnavailable(error) ? error : undefined);
+    if (!unavailable || res.headersSent) throw error;
+    const result = { errors: [unavailable] };
+    sendPlainText(res, httpStatusFor(result, 'application/json'), unavailable.message, httpHeadersFor(result));
   }
 }
 
@@ -123,15 +124,8 @@ function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: StoredAn
   return false;
 }
 
-/**
- * What a feed that cannot be rendered now says (the GraphQL route's 503s, in plain text): the
- * database cannot answer, or the calendar kept changing under the request. Undefined for a fault.
- */
-function unavailableMessage(error: unknown): string | undefined {
-  if (isDatabaseUnavailable(error)) return DATABASE_UNAVAILABLE_MESSAGE;
-  if (error instanceof GraphQLError && error.extensions['code'] === 'SERVICE_UNAVAILABLE') return error.message;
-  return undefined;
-}
+const isServiceUnavailable = (error: unknown): error is GraphQLError =>
+  error instanceof GraphQLError && error.extensions['code'] === 'SERVICE_UNAVAILABLE';
 
 /** 400 in plain text: calendar clients show a body, if anything, as text; the message names the parameter. */
 function sendBadRequest(res: ServerResponse, message: string): void {

@@ -9,6 +9,17 @@ export const DATABASE_UNAVAILABLE_MESSAGE = 'The calendar database is unavailabl
 const MASKED_MESSAGE = 'Internal server error: the failure has been logged.';
 
 /**
+ * A failure of a database that cannot answer now (connection-errors.ts), as the 503 the service
+ * answers it with, reported to the database health (which logs once per outage); undefined for any
+ * other failure. Shared by GraphQL (below) and the routes outside it (/events.ics).
+ */
+export function databaseUnavailable(error: unknown, databaseHealth: DatabaseHealth | undefined): GraphQLError | undefined {
+  if (!isDatabaseUnavailable(error)) return undefined;
+  databaseHealth?.reportFailure(error);
+  return serviceUnavailable(DATABASE_UNAVAILABLE_MESSAGE);
+}
+
+/**
  * Errors we raise on purpose (GraphQLErrors with a code) reach the client as they are. A database
  * that cannot answer (restarting, unreachable, too slow) becomes SERVICE_UNAVAILABLE with HTTP 503
  * and Retry-After, logged once per outage rather than per request. Anything else (SQL, driver, bugs)
@@ -21,11 +32,8 @@ export function useLoggedMaskedErrors(options: { logger: Logger; databaseHealth:
     const graphQLError = isGraphQLError(error) ? (error as GraphQLError) : undefined;
     const original = graphQLError ? graphQLError.originalError : error;
     if (graphQLError && (!original || isGraphQLError(original))) return graphQLError;
-    if (isDatabaseUnavailable(original)) {
-      options.databaseHealth.reportFailure(original);
-      const unavailable = serviceUnavailable(DATABASE_UNAVAILABLE_MESSAGE);
-      return new GraphQLError(unavailable.message, { nodes: graphQLError?.nodes, path: graphQLError?.path, extensions: unavailable.extensions });
-    }
+    const unavailable = databaseUnavailable(original, options.databaseHealth);
+    if (unavailable) return new GraphQLError(unavailable.message, { nodes: graphQLError?.nodes, path: graphQLError?.path, extensions: unavailable.extensions });
     options.logger.error({ err: original, path: graphQLError?.path, reqId: requestId }, graphQLError ? 'resolver failed' : 'unexpected error');
     return new GraphQLError(MASKED_MESSAGE, { nodes: graphQLError?.nodes, path: graphQLError?.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
   };

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { readDataVersion } from '../db/repositories/calendar-state.js';
+import { newerDataVersion as newer, readDataVersion } from '../db/repositories/calendar-state.js';
 import type { Logger } from '../logger.js';
 import { typedArrayBytes, type CalendarSnapshot } from './calendar-snapshot.js';
 import { loadSnapshot, RETAINED_ENDED_MS } from './load-snapshot.js';
@@ -28,8 +28,6 @@ export interface ReadModelOptions {
    */
   rereadAfterMs?: number | undefined;
 }
-
-const newer = (a: string, b: string) => BigInt(a) > BigInt(b);
 
 /** Every read model of this process, told directly when an import commits here (see announceDataVersion). */
 const inProcess = new Set<ReadModel>();

@@ -6,3 +6,8 @@ export async function readDataVersion(db: Kysely<Database>): Promise<string | un
   const row = await db.selectFrom('calendar_state').select('version').executeTakeFirst();
   return row ? String(row.version) : undefined;
 }
+
+/** Whether data version `a` is newer than `b` (versions are bigints written as decimal strings). */
+export function newerDataVersion(a: string, b: string): boolean {
+  return BigInt(a) > BigInt(b);
+}

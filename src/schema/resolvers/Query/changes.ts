@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import type { QueryResolvers } from '../../../../generated/resolvers-types.js';
-import { readDataVersion } from '../../../db/repositories/calendar-state.js';
+import { newerDataVersion as newer, readDataVersion } from '../../../db/repositories/calendar-state.js';
 import { readTimeChanges } from '../../../db/repositories/event-changes.js';
 import {
   decodeChangeCursor,
@@ -63,8 +63,6 @@ interface ListedPage {
   next: ChangeCursor;
   hasMore: boolean;
 }
-
-const newer = (a: string, b: string) => BigInt(a) > BigInt(b);
 
 /**
  * A cursor from a version this snapshot has not reached: the database has it (an import this
