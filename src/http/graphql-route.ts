@@ -91,7 +91,12 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
   const keyed = answers?.keyOf(params);
   const key = keyed instanceof Promise ? await keyed : keyed;
   if (answers && key !== undefined) {
-    const known = answers.local(key) ?? (await answers.inFlight(key)) ?? (await answers.shared(key)) ?? (await answers.inFlight(key));
+    let known = answers.local(key) ?? (await answers.inFlight(key)) ?? (await answers.shared(key));
+    // An execution another request started while this one asked Redis. Looked at with no await
+    // before `single` below claims the key: misses whose Redis replies came in one read all get to
+    // this line in the same turn, and would each start an execution if a turn passed in between.
+    const flight = known ? undefined : answers.inFlight(key);
+    if (flight) known = await flight;
     if (known) {
       const stale = answerAge(known, Date.now()).remainingMs <= 0;
       if (stale) {

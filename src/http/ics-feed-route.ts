@@ -86,7 +86,10 @@ async function answerIcsFeed(req: IncomingMessage, res: ServerResponse, url: URL
   const keyed = answers?.keyOfText(`ics ${normalized}`);
   const key = keyed instanceof Promise ? await keyed : keyed;
   if (answers && key !== undefined) {
-    const found = answers.local(key) ?? (await answers.inFlight(key)) ?? (await answers.shared(key));
+    let found = answers.local(key) ?? (await answers.inFlight(key)) ?? (await answers.shared(key));
+    // One started while this request asked Redis: joined with no await before `single` claims the key (graphql-route.ts).
+    const flight = found ? undefined : answers.inFlight(key);
+    if (flight) found = await flight;
     const stale = found !== undefined && answerAge(found, Date.now()).remainingMs <= 0;
     // A preset's stale answer may be of the window before: it is not served while it is refreshed.
     const known = stale && query.when !== null ? undefined : found;

@@ -9,6 +9,7 @@ import { runCalendar } from '../cli/calendar-process.js';
 import { scrape } from '../support/prometheus-metrics.js';
 import { databaseLabel } from '../support/test-database.js';
 import { getGraphQL, isReachable, postGraphQL, startTestServer, type TestServer } from '../support/test-server.js';
+import { startThrowawayRedis, throwawayRedisUnavailable, type ThrowawayRedis } from '../support/throwaway-redis.js';
 import { httpCalendar, NOW, UNKNOWN_KEY } from './fixtures/http-calendar.js';
 
 /** The transport calendar with E-3 renamed: what a later import brings. */
@@ -156,6 +157,42 @@ describe(`response cache: answers of a time window (${databaseLabel})`, () => {
     const month = await getGraphQL(server.url, { query: '{ events(filter: { when: THIS_MONTH }) { totalCount } }' });
     expect(maxAge(month)).toBe(30);
   });
+});
+
+describe.skipIf(throwawayRedisUnavailable())(`response cache over a Redis that answers in a burst (${databaseLabel})`, () => {
+  let redis: ThrowawayRedis;
+  let server: TestServer;
+  beforeAll(async () => {
+    redis = await startThrowawayRedis();
+    server = await startTestServer({ calendar: httpCalendar, clock: () => NOW, redisUrl: redis.url, dataVersionPollMs: 600_000 });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await redis?.kill();
+  });
+
+  it('runs one execution for concurrent misses whose Redis lookups are answered together', async () => {
+    // The first request of a server reads what later ones find ready: not an execution's cost.
+    await postGraphQL(server.url, { query: '{ eventsBySlugs(eventsSlugs: ["e-3"]) { id title_nb } }' });
+    const warm = server.queryCount();
+    await postGraphQL(server.url, { query: '{ eventsBySlugs(eventsSlugs: ["e-1"]) { id title_nb } }' });
+    const perExecution = server.queryCount() - warm;
+    expect(perExecution).toBeGreaterThan(0);
+
+    // Every request's lookup in Redis waits on the paused server; its replies then arrive in one read,
+    // and every request learns of the miss in the same turn of the event loop.
+    const query = '{ eventsBySlugs(eventsSlugs: ["e-2"]) { id title_nb } }';
+    const before = server.queryCount();
+    redis.freeze();
+    const pending = Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? postGraphQL(server.url, { query }) : getGraphQL(server.url, { query }))));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    redis.thaw();
+    const answers = await pending;
+    expect(server.queryCount() - before).toBe(perExecution);
+    expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
+    expect(answers[0]!.body).toEqual({ data: { eventsBySlugs: [{ id: 'E-2', title_nb: 'Arrangement E-2' }] } });
+  });
+
 });
 
 const redisUrl = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
