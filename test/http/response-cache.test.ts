@@ -19,6 +19,25 @@ function withTitle(title: string) {
 
 const maxAge = (res: { headers: Headers }) => Number(/max-age=(\d+)/.exec(res.headers.get('cache-control') ?? '')?.[1]);
 
+const slugQuery = (slug: string) => `{ eventsBySlugs(eventsSlugs: ["${slug}"]) { id title_nb } }`;
+
+/** Statements one execution of `slugQuery` sends (it looks the slug up in the database: statements count executions). */
+async function statementsPerExecution(server: TestServer): Promise<number> {
+  const warm = server.queryCount();
+  await postGraphQL(server.url, { query: slugQuery('e-1') });
+  return server.queryCount() - warm;
+}
+
+/** `count` identical requests of `slugQuery('e-2')` at once, half GET and half POST, started while `during` runs. */
+async function concurrentRequests(server: TestServer, count: number, during: () => Promise<void> = async () => {}) {
+  const query = slugQuery('e-2');
+  const pending = Promise.all(Array.from({ length: count }, (_, i) => (i % 2 ? postGraphQL(server.url, { query }) : getGraphQL(server.url, { query }))));
+  await during();
+  const answers = await pending;
+  expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
+  expect(answers[0]!.body).toEqual({ data: { eventsBySlugs: [{ id: 'E-2', title_nb: 'Arrangement E-2' }] } });
+}
+
 describe(`response cache keyed by the data version (${databaseLabel})`, () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -46,18 +65,11 @@ describe(`response cache keyed by the data version (${databaseLabel})`, () => {
   });
 
   it('runs one execution for 100 concurrent identical requests on a cold key', async () => {
-    // Each execution of this operation looks the slug up in the database: statements count executions.
-    const warm = server.queryCount();
-    await postGraphQL(server.url, { query: '{ eventsBySlugs(eventsSlugs: ["e-1"]) { id title_nb } }' });
-    const perExecution = server.queryCount() - warm;
+    const perExecution = await statementsPerExecution(server);
     expect(perExecution).toBeGreaterThan(0);
-
-    const query = '{ eventsBySlugs(eventsSlugs: ["e-2"]) { id title_nb } }';
     const before = server.queryCount();
-    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? postGraphQL(server.url, { query }) : getGraphQL(server.url, { query }))));
+    await concurrentRequests(server, 100);
     expect(server.queryCount() - before).toBe(perExecution);
-    expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
-    expect(answers[0]!.body).toEqual({ data: { eventsBySlugs: [{ id: 'E-2', title_nb: 'Arrangement E-2' }] } });
   });
 
   it('sends Age, and answers If-None-Match with 304 carrying the same freshness', async () => {
@@ -173,24 +185,18 @@ describe.skipIf(throwawayRedisUnavailable())(`response cache over a Redis that a
 
   it('runs one execution for concurrent misses whose Redis lookups are answered together', async () => {
     // The first request of a server reads what later ones find ready: not an execution's cost.
-    await postGraphQL(server.url, { query: '{ eventsBySlugs(eventsSlugs: ["e-3"]) { id title_nb } }' });
-    const warm = server.queryCount();
-    await postGraphQL(server.url, { query: '{ eventsBySlugs(eventsSlugs: ["e-1"]) { id title_nb } }' });
-    const perExecution = server.queryCount() - warm;
+    await postGraphQL(server.url, { query: slugQuery('e-3') });
+    const perExecution = await statementsPerExecution(server);
     expect(perExecution).toBeGreaterThan(0);
-
     // Every request's lookup in Redis waits on the paused server; its replies then arrive in one read,
     // and every request learns of the miss in the same turn of the event loop.
-    const query = '{ eventsBySlugs(eventsSlugs: ["e-2"]) { id title_nb } }';
     const before = server.queryCount();
     redis.freeze();
-    const pending = Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? postGraphQL(server.url, { query }) : getGraphQL(server.url, { query }))));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    redis.thaw();
-    const answers = await pending;
+    await concurrentRequests(server, 40, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      redis.thaw();
+    });
     expect(server.queryCount() - before).toBe(perExecution);
-    expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
-    expect(answers[0]!.body).toEqual({ data: { eventsBySlugs: [{ id: 'E-2', title_nb: 'Arrangement E-2' }] } });
   });
 
 });
