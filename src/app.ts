@@ -11,14 +11,14 @@ import { createLogger, type Logger } from './logger.js';
 import { buildExecutableSchema, loadSchemaSource } from './schema/executable-schema.js';
 import { createEnveloped } from './plugins/index.js';
 import { ReadModel } from './read-model/read-model.js';
-import { UsageRecorder } from './plugins/use-usage-counts.js';
+import { UsageRecorder } from './identity/usage-recorder.js';
 import { createHttpServer, shutdownHttpServer } from './http/server.js';
 import { watchPools } from './telemetry/metrics.js';
-import { listeningBaseUrl, withPublicBaseUrl } from './http/with-public-base-url.js';
+import { listeningBaseUrl } from './http/listening-base-url.js';
 import { connectRedis } from './redis/redis-circuit.js';
 import { AnswerCache } from './http/answer-cache.js';
 import { CallerIdentity } from './identity/caller-identity.js';
-import { RESPONSE_TTL_MS } from './plugins/use-response-cache-policy.js';
+import { RESPONSE_TTL_MS, ResponsePolicies } from './http/response-policy.js';
 import { loadPersistedDocuments, PersistedQueryStore } from './http/persisted-queries.js';
 
 export interface RunningService {
@@ -108,11 +108,13 @@ export async function startService(config: Config, options: StartOptions = {}): 
   await readModel.start();
   // A read-only DATABASE_URL takes no writes: usage is not counted, rather than failing every flush.
   if (database.readOnly) logger.warn('the database of DATABASE_URL is read-only: usage counts are not recorded (point DATABASE_URL at the primary to count them)');
-  // One key cache for the pipeline and the response cache's hits (which answer before the pipeline runs).
+  // Who is calling, resolved once per request at the HTTP edge (for cache hits and executions alike).
   const callerIdentity = new CallerIdentity({ db: database.readDb, logger, databaseHealth: database.health, cacheTtlMs: options.apiKeyCacheTtlMs });
   // The response cache: keyed by the read model's data version, so an import is seen at once.
   const answers =
     config.RESPONSE_CACHE === 'on' ? new AnswerCache({ dataVersion: () => readModel.requestVersion(), shared: redis, namespace, logger }) : undefined;
+  // Demo picture URLs are absolute under this (docs/using-the-api.md#the-demo-calendars-pictures); the port is known once listening.
+  let publicBaseUrl = config.PUBLIC_BASE_URL;
   const getEnveloped = createEnveloped({
     schema,
     db: database.readDb,
@@ -121,16 +123,13 @@ export async function startService(config: Config, options: StartOptions = {}): 
     logger,
     clock,
     eventLinkBase: config.PUBLIC_SITE_URL,
-    callerIdentity,
-    responseTtlPerRootField: options.responseTtlMs ? { ...RESPONSE_TTL_MS, ...options.responseTtlMs } : undefined,
-    usage: database.readOnly ? undefined : usage,
+    publicBaseUrl: () => publicBaseUrl,
     jit: options.jit,
   });
   const persistedQueries = new PersistedQueryStore({ trusted: loadPersistedDocuments(), redis, namespace });
-  // Demo picture URLs are absolute under this (docs/using-the-api.md#the-demo-calendars-pictures); the port is known once listening.
-  let publicBaseUrl = config.PUBLIC_BASE_URL;
   const server = createHttpServer({
-    getEnveloped: withPublicBaseUrl(getEnveloped, () => publicBaseUrl),
+    getEnveloped,
+    policies: new ResponsePolicies({ ttlPerRootField: options.responseTtlMs ? { ...RESPONSE_TTL_MS, ...options.responseTtlMs } : undefined }),
     persistedQueries,
     schemaSource,
     logger,

@@ -172,23 +172,3 @@ export function buildEventQuery(filter: Filter | null | undefined, now: Date): E
     },
   };
 }
-
-/**
- * The identity of a query's result apart from "now": equal keys mean equal results at the same
- * moment. A `from` equal to `now` (the default) is keyed as "now", so that such queries made at
- * different moments share a key; every explicit instant is keyed by its value.
- */
-export function eventQueryKey(q: EventQuery): string {
-  const { now, from, ...rest } = q;
-  return JSON.stringify({ ...rest, from: fromIsNow(q) ? 'now' : from.toISOString() });
-}
-
-/** Whether `from` is the request's "now" (the default): the result then changes as dates end. */
-export function fromIsNow(q: EventQuery): boolean {
-  return q.from.getTime() === q.now.getTime();
-}
-
-/** The same filter asked at another instant: "now", and `from` when it is "now", move with it. */
-export function eventQueryAt(q: EventQuery, instant: Date): EventQuery {
-  return { ...q, now: instant, from: fromIsNow(q) ? instant : q.from };
-}

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from '../logger.js';
 import type { RedisCircuit } from '../redis/redis-circuit.js';
-import type { GraphQLParams } from './request-params.js';
 import { bodyTag } from './caching-headers.js';
+import { countCacheLookup } from '../telemetry/metrics.js';
 
 /** One shareable answer: the exact bytes of `{"data":...}` (nothing per caller), as written to the wire. */
 export interface StoredAnswer {
@@ -60,11 +60,59 @@ export interface AnswerCacheOptions {
   logger: Logger;
 }
 
+/** What a route's run gives: its own value, and the answer every caller may share, when there is one. */
+export interface Ran<T> {
+  value: T;
+  /** The shareable answer, and whether it may be kept (in this process and in Redis) or only shared by concurrent requests. */
+  shareable?: { answer: StoredAnswer; keep: boolean } | undefined;
+}
+
+/** How a lookup was answered. */
+export type Answered<T> =
+  /** From the cache: a kept answer (fresh, or stale while one request refreshes it), or another request's execution just done. */
+  | { from: 'cache'; answer: StoredAnswer; stale: boolean }
+  /** This request ran: its own value, and the shareable answer it gave, if any. */
+  | { from: 'run'; value: T; answer: StoredAnswer | undefined };
+
+/** One request, as a route hands it to {@link AnswerCache.lookupOrRun}. */
+export interface AnswerLookup<T> {
+  /**
+   * Everything the answer depends on besides the data version, starting with a word naming the kind
+   * of answer (`graphql`, `ics`), so kinds never share keys; undefined when the answer may not be
+   * shared. Called only when `requestText` found nothing, so a hit by text decodes nothing.
+   */
+  meaning(): string | undefined;
+  /**
+   * The request's exact text (the query string of a GET), when it has one: a fresh answer is kept
+   * under it too, so the next identical URL is answered without its parameters being decoded (the
+   * same bytes give the same answer). A stale one is looked up by meaning, which can refresh it.
+   */
+  requestText?: string | undefined;
+  /** Runs the request: `background` when it refreshes a stale answer for nobody in particular. */
+  run(background: boolean): Promise<Ran<T>>;
+  /** Whether a stale answer may be served while it is refreshed. @default true */
+  servesStale?: boolean | undefined;
+}
+
+/** The response cache as routes see it: one operation. */
+export interface Answers {
+  lookupOrRun<T>(lookup: AnswerLookup<T>): Promise<Answered<T>>;
+}
+
+/** No response cache (RESPONSE_CACHE=off): every request runs; its shareable answer is still written as such. */
+export const UNCACHED_ANSWERS: Answers = {
+  async lookupOrRun<T>(lookup: AnswerLookup<T>): Promise<Answered<T>> {
+    const ran = await lookup.run(false);
+    return { from: 'run', value: ran.value, answer: ran.shareable?.answer };
+  },
+};
+
 /**
- * The response cache's store, in front of the whole GraphQL pipeline: a request is looked up by a
- * key made from its own parameters (no parsing, no hashing on a local hit) and the calendar's data
- * version, so an import makes every older answer unreachable on every node the moment that node
- * reads the new version. What it keeps is bytes with their entity tag: a hit writes them as they are.
+ * The response cache, in front of the whole GraphQL pipeline (and the feed's rendering): a request
+ * is looked up by a key made from its own parameters (no parsing, no hashing on a local hit) and the
+ * calendar's data version, so an import makes every older answer unreachable on every node the
+ * moment that node reads the new version. What it keeps is bytes with their entity tag: a hit writes
+ * them as they are (stored-answer-writer.ts).
  *
  * - Local: an LRU bounded by bytes; each answer lives for its TTL plus a stale window.
  * - Shared (Redis, when configured): compact entries (`storedAt ttl tag` line + body) with a TTL of
@@ -74,7 +122,7 @@ export interface AnswerCacheOptions {
  *   per process refreshes it; with Redis, a lock lets one node recompute while the others pick up
  *   its result.
  */
-export class AnswerCache {
+export class AnswerCache implements Answers {
   private readonly kept: LRUCache<string, StoredAnswer>;
   private readonly flights = new Map<string, Promise<StoredAnswer | undefined>>();
   private readonly refreshing = new Set<string>();
@@ -88,51 +136,66 @@ export class AnswerCache {
   }
 
   /**
-   * The key of a request, or undefined when no answer may be shared (the data version cannot be
-   * read). Everything that changes the answer is in it; nothing per caller is (the key, page URL
-   * and client id only change the notice and the usage counts, added outside).
+   * Answers a request from this process, from an execution of it in flight here, or from Redis, in
+   * that order; else runs it as the one execution of its key in this process (concurrent misses of
+   * the key wait for it), keeps its shareable answer, and hands it to those waiting. A stale answer
+   * is served at once while one request refreshes it (see {@link AnswerLookup.servesStale}).
    */
-  keyOf(params: GraphQLParams): string | Promise<string | undefined> {
+  async lookupOrRun<T>(lookup: AnswerLookup<T>): Promise<Answered<T>> {
+    // No await when the version is known (the hot path): a promise only while the read model is built.
+    const textKeyed = lookup.requestText === undefined ? undefined : this.versioned(`text\u0000${lookup.requestText}`);
+    const textKey = textKeyed instanceof Promise ? await textKeyed : textKeyed;
+    const byText = textKey === undefined ? undefined : this.kept.get(textKey);
+    if (byText && answerAge(byText, Date.now()).remainingMs > 0) return { from: 'cache', answer: byText, stale: false };
+
+    const meaning = lookup.meaning();
+    const keyed = meaning === undefined ? undefined : this.versioned(meaning);
+    const key = keyed instanceof Promise ? await keyed : keyed;
+    if (key === undefined) return UNCACHED_ANSWERS.lookupOrRun(lookup);
+
+    let found = this.kept.get(key) ?? (await this.flights.get(key)) ?? (await this.shared(key));
+    // An execution another request started while this one asked Redis. Looked at with no await
+    // before `single` below claims the key: misses whose Redis replies came in one read all get to
+    // this line in the same turn, and would each start an execution if a turn passed in between.
+    const flight = found ? undefined : this.flights.get(key);
+    if (flight) found = await flight;
+    const stale = found !== undefined && answerAge(found, Date.now()).remainingMs <= 0;
+    if (found && (!stale || lookup.servesStale !== false)) {
+      // Served at once while one request refreshes it in the background.
+      if (stale) this.refresh(key, async () => (await lookup.run(true)).shareable);
+      this.aliasIfKept(textKey, key, found);
+      return { from: 'cache', answer: found, stale };
+    }
+
+    countCacheLookup('miss');
+    let ran: Ran<T> | undefined;
+    const answer = await this.single(key, async () => (ran = await lookup.run(false)).shareable);
+    this.aliasIfKept(textKey, key, answer);
+    return { from: 'run', value: ran!.value, answer };
+  }
+
+  /** `key` prefixed with the data version a request starting now reads at; undefined while it cannot be read. */
+  private versioned(key: string): string | Promise<string | undefined> {
     const version = this.options.dataVersion();
-    if (typeof version === 'string') return requestKey(version, params);
+    if (typeof version === 'string') return `${version}\u0000${key}`;
     return version.then(
-      (known) => requestKey(known, params),
+      (known) => `${known}\u0000${key}`,
       () => undefined,
     );
   }
 
   /**
-   * The key of another kind of shareable answer (a feed, say): `text` says everything the answer
-   * depends on besides the data version, and starts with a word naming the kind, so that kinds never
-   * share keys with each other or with GraphQL requests.
+   * Keeps `answer` under its request text too, in this process only, while it is fresh; only an
+   * answer that was kept under its meaning (not one too large, or of a root field never kept).
    */
-  keyOfText(text: string): string | Promise<string | undefined> {
-    const version = this.options.dataVersion();
-    if (typeof version === 'string') return `${version}\u0000\u0001${text}`;
-    return version.then(
-      (known) => `${known}\u0000\u0001${text}`,
-      () => undefined,
-    );
-  }
-
-  /** A kept answer of this process, fresh or within its stale window. */
-  local(key: string): StoredAnswer | undefined {
-    return this.kept.get(key);
-  }
-
-  /**
-   * Keeps `answer` under a second key of this process only: the raw text of a GET request, so that
-   * the next identical URL is answered without decoding its parameters (the first request's
-   * parameters were decoded, checked and keyed; the same bytes give the same answer). Lives as long
-   * as the answer is fresh; a stale one is looked up by its parameters, which can refresh it.
-   */
-  alias(key: string, answer: StoredAnswer): void {
+  private aliasIfKept(textKey: string | undefined, key: string, answer: StoredAnswer | undefined): void {
+    if (textKey === undefined || answer === undefined || this.kept.get(key) !== answer) return;
     const freshMs = answerAge(answer, Date.now()).remainingMs;
-    if (freshMs > 0 && answer.body.length <= this.maxAnswerBytes) this.kept.set(key, answer, { ttl: freshMs });
+    if (freshMs > 0) this.kept.set(textKey, answer, { ttl: freshMs });
   }
 
   /** The answer Redis holds for the key, if any (kept locally for what remains of its life). */
-  async shared(key: string): Promise<StoredAnswer | undefined> {
+  private async shared(key: string): Promise<StoredAnswer | undefined> {
     const circuit = this.options.shared;
     if (!circuit) return undefined;
     const value = await circuit.call((redis) => redis.getBuffer(this.redisKey(key)), null);
@@ -144,17 +207,12 @@ export class AnswerCache {
     return answer;
   }
 
-  /** The execution in flight for this key in this process, if any. */
-  inFlight(key: string): Promise<StoredAnswer | undefined> | undefined {
-    return this.flights.get(key);
-  }
-
   /**
    * Runs `execute` as the one execution of this key in this process: concurrent requests of the key
-   * wait for its answer (see {@link inFlight}). `execute` gives the shareable answer, or undefined
-   * when there is none (errors, a notice-only answer); `keep` says whether it may be stored.
+   * wait for its answer. `execute` gives the shareable answer, or undefined when there is none
+   * (errors, a notice-only answer); `keep` says whether it may be stored.
    */
-  async single(key: string, execute: () => Promise<{ answer: StoredAnswer; keep: boolean } | undefined>): Promise<StoredAnswer | undefined> {
+  private async single(key: string, execute: () => Promise<{ answer: StoredAnswer; keep: boolean } | undefined>): Promise<StoredAnswer | undefined> {
     let settle!: (answer: StoredAnswer | undefined) => void;
     const flight = new Promise<StoredAnswer | undefined>((resolve) => (settle = resolve));
     this.flights.set(key, flight);
@@ -176,7 +234,7 @@ export class AnswerCache {
    * node may already hold a fresh one, or be computing it under the lock; only the lock holder runs
    * `execute`.
    */
-  refresh(key: string, execute: () => Promise<{ answer: StoredAnswer; keep: boolean } | undefined>): void {
+  private refresh(key: string, execute: () => Promise<{ answer: StoredAnswer; keep: boolean } | undefined>): void {
     if (this.refreshing.has(key) || this.flights.has(key)) return;
     this.refreshing.add(key);
     const run = async () => {
@@ -214,13 +272,6 @@ export class AnswerCache {
     const digest = createHash('sha256').update(key.slice(split + 1)).digest('base64url').slice(0, 32);
     return `${this.namespace}:rc:${key.slice(0, split)}:${digest}`;
   }
-}
-
-function requestKey(version: string, params: GraphQLParams): string {
-  return (
-    `${version}\u0000${params.query ?? ''}\u0000${params.documentId ?? ''}\u0000${params.operationName ?? ''}` +
-    `\u0000${params.variables ? JSON.stringify(params.variables) : ''}\u0000${params.extensions ? JSON.stringify(params.extensions) : ''}`
-  );
 }
 
 /** `<storedAt> <ttlMs> <tag> <operation or ->\n<body>`: a few bytes of bookkeeping in front of the answer's own. */

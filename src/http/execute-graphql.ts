@@ -1,10 +1,11 @@
 import { processRequest, type Request as HelixRequest } from 'graphql-helix';
-import { GraphQLError, type ExecutionResult } from 'graphql';
+import { GraphQLError, getOperationAST, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Logger } from '../logger.js';
 import type { GraphQLContext } from '../schema/context.js';
 import type { GetEnveloped } from '../plugins/index.js';
-import { responsePolicy, type ResponsePolicy } from '../plugins/use-response-cache-policy.js';
+import type { EdgeContext } from '../plugins/edge-context.js';
 import { serviceUnavailable } from '../schema/errors.js';
+import type { ResponsePolicies, ResponsePolicy } from './response-policy.js';
 import type { GraphQLParams } from './request-params.js';
 
 export type { HelixRequest };
@@ -14,38 +15,44 @@ export interface GraphQLOutcome {
   result: ExecutionResult;
   /** How long the answer may be shared, when the operation executed and its answer may be (without errors). */
   policy?: ResponsePolicy | undefined;
+  /** Whether the operation reached execution (parsed, validated, context built): such a request counts as the caller's. */
+  executed: boolean;
+  /** The operation's name, once its document was parsed (for the access log). */
+  operationName?: string | undefined;
 }
 
 /**
- * Our one seam around graphql-helix: Envelop supplies parse/validate/context/execute, Helix runs
- * them. Helix reports parse and validation failures as HTTP errors; we turn them into GraphQL errors
- * with the codes the spec names (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED) and the status each
- * carries (status.ts picks the response's status from them).
+ * Our one seam around graphql-helix, so that it can be replaced: Envelop supplies
+ * parse/validate/context/execute, Helix runs them, and everything the HTTP layer needs afterwards
+ * comes back in the outcome (nothing is read back from the context). Helix reports parse and
+ * validation failures as HTTP errors with no code; we turn them into GraphQL errors with the codes
+ * the spec names (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED) and the status each carries
+ * (status.ts picks the response's status from them). To tell the two apart, and to know what
+ * executed, the seam watches Envelop's parse and execute as Helix calls them.
  *
  * `timeoutMs` bounds the whole execution: a database that stops answering (frozen, a dead peer
  * without a reset) would otherwise hold the request until TCP gives up. The answer is then a 503;
  * the abandoned execution finishes (or fails) in the background and is ignored.
  */
 export interface ExecuteGraphQLOptions {
+  /** How long answers may be shared, from the executed document. */
+  policies: ResponsePolicies;
   /** Bound on the whole execution (see above). @default none */
   timeoutMs?: number | undefined;
-  /** A refresh of a cached answer run by the service, not a caller's request (usage counts skip it). */
-  background?: boolean | undefined;
-  /** The request's id (X-Request-Id), for the log lines of failures it meets. */
-  requestId?: string | undefined;
 }
 
 export async function executeGraphQL(
   getEnveloped: GetEnveloped,
   request: HelixRequest,
   params: GraphQLParams,
+  edge: EdgeContext,
   logger: Logger,
-  { timeoutMs, background = false, requestId }: ExecuteGraphQLOptions = {},
+  { policies, timeoutMs }: ExecuteGraphQLOptions,
 ): Promise<GraphQLOutcome> {
-  // The plugins read the request (key, page URL, id) from here, and leave the cache policy keyed by it.
-  const context: Record<string, unknown> = { request, ...(background ? { background } : {}), ...(requestId ? { requestId } : {}) };
-  const { parse, validate, contextFactory, execute, schema } = getEnveloped(context);
+  const { parse, validate, contextFactory, execute, schema } = getEnveloped({ ...edge });
   let parseFailed = false;
+  let parsedName: string | undefined;
+  let executed: Pick<ExecutionArgs, 'document' | 'operationName' | 'contextValue'> | undefined;
   const execution = processRequest({
     operationName: params.operationName,
     query: params.query,
@@ -55,40 +62,49 @@ export async function executeGraphQL(
     schema,
     parse: (source: string) => {
       try {
-        return parse(source);
+        const document = parse(source);
+        parsedName = operationNameOf(document);
+        return document;
       } catch (error) {
         parseFailed = true;
         throw error;
       }
     },
     validate,
-    execute,
+    execute: ((args: ExecutionArgs) => {
+      // graphql-helix calls execute with one ExecutionArgs object.
+      executed = args;
+      return execute(args);
+    }) as typeof execute,
     contextFactory: () => contextFactory(),
   });
   const outcome = timeoutMs === undefined ? await execution : await withDeadline(execution, timeoutMs);
+  const operationName = executed ? (operationNameOf(executed.document, executed.operationName) ?? parsedName) : parsedName;
+  const ran = { executed: executed !== undefined, operationName };
   if (outcome === DEADLINE_PASSED) {
     const message = `The request did not finish within ${timeoutMs} ms: the calendar database is slow or unreachable. Retry shortly.`;
-    return { result: { errors: [serviceUnavailable(message)] } };
+    return { result: { errors: [serviceUnavailable(message)] }, ...ran };
   }
   if (outcome.type !== 'RESPONSE') {
-    return { result: { errors: [withCode(new GraphQLError('Subscriptions and incremental delivery are not supported.'), 'BAD_REQUEST', 400)] } };
+    return { result: { errors: [withCode(new GraphQLError('Subscriptions and incremental delivery are not supported.'), 'BAD_REQUEST', 400)] }, ...ran };
   }
   const payload = outcome.payload;
   if (outcome.status === 200) {
     // Errors raised while coercing variables have no code of their own: they are bad input.
     const errors = payload.errors?.map((e) => (e.extensions?.['code'] ? e : withCode(e, payload.data === undefined ? 'BAD_USER_INPUT' : 'INTERNAL_SERVER_ERROR')));
-    return { result: errors ? { ...payload, errors } : payload, policy: boundedPolicy(context) };
+    const policy = executed ? boundedPolicy(policies.policyOf(executed.document, executed.operationName ?? undefined), executed.contextValue) : undefined;
+    return { result: errors ? { ...payload, errors } : payload, policy, ...ran };
   }
   if (outcome.status >= 500) {
     // Helix turns an unexpected throw (context building, a plugin) into a 500 carrying its message.
-    logger.error({ errors: payload.errors?.map((e) => e.originalError ?? e), reqId: requestId }, 'graphql request failed');
-    return { result: { errors: [withCode(new GraphQLError('Internal server error: the failure has been logged.'), 'INTERNAL_SERVER_ERROR', 500)] } };
+    logger.error({ errors: payload.errors?.map((e) => e.originalError ?? e), reqId: edge.requestId }, 'graphql request failed');
+    return { result: { errors: [withCode(new GraphQLError('Internal server error: the failure has been logged.'), 'INTERNAL_SERVER_ERROR', 500)] }, ...ran };
   }
   const code = parseFailed ? 'GRAPHQL_PARSE_FAILED' : codeForHelixError(payload.errors ?? [], outcome.status);
   // Spec, errors table: a query that fails validation is a 400 (our limits are validation too).
   const status = outcome.status === 405 ? 405 : 400;
   const errors = (payload.errors ?? []).map((e) => withCode(e, (e.extensions?.['code'] as string | undefined) ?? code, status));
-  return { result: { errors } };
+  return { result: { errors }, ...ran };
 }
 
 /**
@@ -96,13 +112,17 @@ export async function executeGraphQL(
  * itself: an answer bound to a moment (a `Filter.when` window's end, `freshUntil`) is fresh no longer,
  * and not shareable at all once that moment has passed.
  */
-function boundedPolicy(context: Record<string, unknown>): ResponsePolicy | undefined {
-  const policy = responsePolicy(context);
-  const { freshUntil, now } = context as Partial<Pick<GraphQLContext, 'freshUntil' | 'now'>>;
-  const until = policy && freshUntil && now ? freshUntil.instant() : null;
-  if (!policy || !until || !now) return policy;
+function boundedPolicy(policy: ResponsePolicy | null, contextValue: unknown): ResponsePolicy | undefined {
+  if (!policy) return undefined;
+  const { freshUntil, now } = contextValue as Partial<Pick<GraphQLContext, 'freshUntil' | 'now'>>;
+  const until = freshUntil && now ? freshUntil.instant() : null;
+  if (!until || !now) return policy;
   const ttlMs = Math.min(policy.ttlMs, until.getTime() - now.getTime());
   return ttlMs > 0 ? { ...policy, ttlMs } : undefined;
+}
+
+function operationNameOf(document: DocumentNode, operationName?: string | null): string | undefined {
+  return getOperationAST(document, operationName)?.name?.value;
 }
 
 function codeForHelixError(errors: readonly GraphQLError[], status: number): string {

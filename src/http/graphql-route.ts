@@ -1,22 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
 import type { GetEnveloped } from '../plugins/index.js';
-import { GRAPHQL_VARY, NO_STORE, entityTag, matchesIfNoneMatch, publicCacheControl } from './caching-headers.js';
+import { GRAPHQL_VARY, NO_STORE } from './caching-headers.js';
 import { CSRF_MESSAGE, isCsrfSafe, requestMediaType } from './csrf.js';
 import { executeGraphQL, type GraphQLOutcome } from './execute-graphql.js';
 import { negotiateGraphQLMediaType, type GraphQLMediaType } from './negotiate.js';
 import { resolvePersistedQuery, type PersistedQueryStore } from './persisted-queries.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import { paramsFromBody, paramsFromSearch, type GraphQLParams, type ParamsOutcome } from './request-params.js';
-import { answerAge, storedAnswerOfBytes, type AnswerCache, type StoredAnswer } from './answer-cache.js';
+import { storedAnswerOfBytes, type Answers, type Ran } from './answer-cache.js';
 import { answerBytes } from './answer-bytes.js';
 import type { CallerIdentity } from '../identity/caller-identity.js';
-import { countRequest, type UsageRecorder } from '../plugins/use-usage-counts.js';
+import type { IncomingRequestView } from '../identity/caller.js';
+import { SERVICE_CALLER, type RequestCaller } from '../identity/request-caller.js';
+import type { UsageRecorder } from '../identity/usage-recorder.js';
 import type { InFlightLimit } from './in-flight-limit.js';
+import type { ResponsePolicies } from './response-policy.js';
 import { requestError, sendJson, sendRequestError } from './respond.js';
 import { httpHeadersFor, httpStatusFor, serializeResult } from './status.js';
+import { writeStoredAnswer } from './stored-answer-writer.js';
 import { serviceUnavailable } from '../schema/errors.js';
-import { countCacheLookup } from '../telemetry/metrics.js';
 import type { RequestRecord } from '../telemetry/request-log.js';
 
 /** Largest accepted request body: the standard introspection query is ~2 KB, our largest operation under 1 KB. */
@@ -32,19 +35,22 @@ export interface GraphQLRouteOptions {
   inFlight: InFlightLimit;
   /** Longest a GraphQL execution may take before its request is answered 503. @default no limit */
   executionTimeoutMs?: number | undefined;
-  /** The response cache; without it every request executes (answers still carry public caching headers). @default none */
-  answers?: AnswerCache | undefined;
-  /** Resolves the key of a request answered from the cache (the pipeline resolves its own). */
+  /** The response cache (UNCACHED_ANSWERS when off: answers still carry public caching headers). */
+  answers: Answers;
+  /** How long answers may be shared, from the executed document. */
+  policies: ResponsePolicies;
+  /** Resolves the caller of each request, once, at this edge. */
   identity: CallerIdentity;
-  /** Counts requests answered from the cache (the pipeline counts the others). @default none */
+  /** Counts requests per caller (cache hits and executions alike). @default none */
   usage?: UsageRecorder | undefined;
-  /** This request's access-log record: a hit names the operation that produced its answer. */
+  /** This request's access-log record: names the operation. */
   record?: RequestRecord | undefined;
 }
 
 /**
- * GET, HEAD and POST /graphQL: decide (CSRF, parameters, persisted query), execute, then write with
- * caching headers. HEAD is a GET whose body Node leaves out (HTTP: same status and headers).
+ * GET, HEAD and POST /graphQL: decide (CSRF, parameters, who is calling), then one lookup of the
+ * response cache, which runs the operation (persisted query, pipeline) on a miss; write last. HEAD is
+ * a GET whose body Node leaves out (HTTP: same status and headers).
  */
 export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, url: URL, options: GraphQLRouteOptions): Promise<void> {
   const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
@@ -56,20 +62,8 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
     return sendRequestError(res, 'Send the POST body as JSON with Content-Type: application/json.', 'UNSUPPORTED_MEDIA_TYPE', 415, { mediaType });
   }
 
-  // A GET whose exact URL was answered before, and is still fresh: no parameter is decoded again.
-  const urlKeyed = method === 'GET' && options.answers ? options.answers.keyOfText(`GET ${url.search}`) : undefined;
-  const urlKey = urlKeyed instanceof Promise ? await urlKeyed : urlKeyed;
-  const byUrl = urlKey === undefined ? undefined : options.answers!.local(urlKey);
-  if (byUrl && answerAge(byUrl, Date.now()).remainingMs > 0) {
-    if (options.record && byUrl.operation) options.record.operationName ??= byUrl.operation;
-    const notModified = await sendKnown(req, res, method, mediaType, byUrl, options);
-    return countCacheLookup(notModified ? 'revalidated' : 'hit');
-  }
-
-  let parsed: ParamsOutcome;
-  if (method === 'GET') {
-    parsed = paramsFromSearch(url.searchParams);
-  } else {
+  let parsed: ParamsOutcome | undefined;
+  if (method === 'POST') {
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     try {
       parsed = paramsFromBody(await readBody(req, maxBodyBytes));
@@ -83,70 +77,83 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
       });
     }
   }
-  if (!parsed.ok) return send(res, method, req, { result: parsed.error }, mediaType);
-  const params = parsed.params;
+  // A GET's parameters are decoded only when its exact URL is not answered from the cache.
+  const params = (): ParamsOutcome => (parsed ??= paramsFromSearch(url.searchParams));
 
-  // The response cache, before anything is parsed: a hit is written from stored bytes.
-  const answers = options.answers;
-  const keyed = answers?.keyOf(params);
-  const key = keyed instanceof Promise ? await keyed : keyed;
-  if (answers && key !== undefined) {
-    let known = answers.local(key) ?? (await answers.inFlight(key)) ?? (await answers.shared(key));
-    // An execution another request started while this one asked Redis. Looked at with no await
-    // before `single` below claims the key: misses whose Redis replies came in one read all get to
-    // this line in the same turn, and would each start an execution if a turn passed in between.
-    const flight = known ? undefined : answers.inFlight(key);
-    if (flight) known = await flight;
-    if (known) {
-      const stale = answerAge(known, Date.now()).remainingMs <= 0;
-      if (stale) {
-        // Served at once while one request refreshes it in the background (not counted as a request).
-        answers.refresh(key, async () => shareable(await execute(req, url, method, params, options, { background: true }), known.operation));
-      }
-      if (options.record && known.operation) options.record.operationName ??= known.operation;
-      if (urlKey !== undefined && answers.local(key) === known) answers.alias(urlKey, known);
-      const notModified = await sendKnown(req, res, method, mediaType, known, options);
-      return countCacheLookup(notModified ? 'revalidated' : stale ? 'stale' : 'hit');
-    }
-    countCacheLookup('miss');
-  }
+  // Who is calling: once per request, for a hit and an execution alike.
+  const view: IncomingRequestView = { headers: req.headers, query: url.search.includes('key=') ? Object.fromEntries(url.searchParams) : undefined };
+  const resolved = options.identity.callerOf(view);
+  const caller = resolved instanceof Promise ? await resolved : resolved;
 
-  let own: GraphQLOutcome | undefined;
-  const run = async () => (own = await execute(req, url, method, params, options));
-  if (answers && key !== undefined) {
-    const answer = await answers.single(key, async () => shareable(await run(), options.record?.operationName));
-    // Only an answer that was kept (not one too large, or of a root field never kept).
-    if (answer && urlKey !== undefined && answers.local(key) === answer) answers.alias(urlKey, answer);
-    return send(res, method, req, own!, mediaType, answer);
+  const answered = await options.answers.lookupOrRun<GraphQLOutcome>({
+    requestText: method === 'GET' ? url.search : undefined,
+    meaning: () => {
+      const outcome = params();
+      return outcome.ok ? graphQLMeaning(outcome.params) : undefined;
+    },
+    run: async (background) => {
+      const outcome = params();
+      // Not shareable, so never a background refresh: a request error of this request.
+      if (!outcome.ok) return { value: { result: outcome.error, executed: false } };
+      const ran = await execute(req, url, method, outcome.params, background ? SERVICE_CALLER : caller, options, background);
+      return { value: ran, shareable: await shareable(ran) };
+    },
+  });
+
+  if (answered.from === 'cache') {
+    if (options.record && answered.answer.operation) options.record.operationName ??= answered.answer.operation;
+    options.usage?.record(caller);
+    const lookup = answered.stale ? 'stale' : 'hit';
+    return writeStoredAnswer(req, res, answered.answer, { method, mediaType, notice: caller.notice, headers: vary, lookup });
   }
-  const outcome = await run();
-  send(res, method, req, outcome, mediaType, (await shareable(outcome, options.record?.operationName))?.answer);
+  const outcome = answered.value;
+  if (options.record && outcome.operationName) options.record.operationName = outcome.operationName;
+  if (outcome.executed) options.usage?.record(caller);
+  if (answered.answer) return writeStoredAnswer(req, res, answered.answer, { method, mediaType, notice: caller.notice, headers: vary });
+  const { result } = outcome;
+  const status = httpStatusFor(result, mediaType);
+  // A notice is meant for this caller alone: `private` tells every cache on the way.
+  const control = result.extensions?.['notice'] === undefined ? NO_STORE : `private, ${NO_STORE}`;
+  sendJson(res, status, serializeResult(result), { 'Cache-Control': control, ...httpHeadersFor(result), ...vary }, mediaType);
 }
 
-interface ExecuteOptions {
-  /** A refresh of a stale answer run by the service: no caller headers, not counted as a request. */
-  background?: boolean;
+/** Everything a GraphQL answer depends on besides the data version; nothing per caller (the key only changes the notice). */
+function graphQLMeaning(params: GraphQLParams): string {
+  return (
+    `graphql\u0000${params.query ?? ''}\u0000${params.documentId ?? ''}\u0000${params.operationName ?? ''}` +
+    `\u0000${params.variables ? JSON.stringify(params.variables) : ''}\u0000${params.extensions ? JSON.stringify(params.extensions) : ''}`
+  );
 }
 
-/** Resolves a persisted query, then runs the operation through the pipeline within the in-flight limit. */
-async function execute(req: IncomingMessage, url: URL, method: string, sent: GraphQLParams, options: GraphQLRouteOptions, how: ExecuteOptions = {}): Promise<GraphQLOutcome> {
+/**
+ * Resolves a persisted query, then runs the operation through the pipeline within the in-flight
+ * limit. `background`: a refresh of a stale answer run by the service (no caller headers).
+ */
+async function execute(
+  req: IncomingMessage,
+  url: URL,
+  method: string,
+  sent: GraphQLParams,
+  caller: RequestCaller,
+  options: GraphQLRouteOptions,
+  background: boolean,
+): Promise<GraphQLOutcome> {
   const resolved = await resolvePersistedQuery(sent, options.persistedQueries);
-  if (!resolved.ok) return { result: resolved.error };
+  if (!resolved.ok) return { result: resolved.error, executed: false };
   const params = resolved.params;
   if (params.query === undefined) {
     const message = 'Send the operation in the "query" parameter, or a persisted query hash in extensions.persistedQuery.';
-    return { result: requestError(message, 'BAD_REQUEST', 400) };
+    return { result: requestError(message, 'BAD_REQUEST', 400), executed: false };
   }
   if (!options.inFlight.tryEnter()) {
-    return { result: { errors: [serviceUnavailable(`The service is answering ${options.inFlight.max} requests already. Retry shortly.`)] } };
+    return { result: { errors: [serviceUnavailable(`The service is answering ${options.inFlight.max} requests already. Retry shortly.`)] }, executed: false };
   }
   try {
-    const headers = how.background ? {} : req.headers;
-    const helixRequest = { body: params, headers, method, query: how.background ? {} : Object.fromEntries(url.searchParams) };
-    const outcome = await executeGraphQL(options.getEnveloped, helixRequest, params, options.logger, {
+    const helixRequest = { body: params, headers: background ? {} : req.headers, method, query: background ? {} : Object.fromEntries(url.searchParams) };
+    const edge = { caller, requestId: background ? undefined : options.record?.id, persistedHash: persistedHash(sent) };
+    const outcome = await executeGraphQL(options.getEnveloped, helixRequest, params, edge, options.logger, {
+      policies: options.policies,
       timeoutMs: options.executionTimeoutMs,
-      background: how.background,
-      requestId: how.background ? undefined : options.record?.id,
     });
     // Kept only once it ran (a `data` entry: parsed and validated), so no stored text is junk.
     if (resolved.register && 'data' in outcome.result) await options.persistedQueries.register(resolved.register.hash, resolved.register.text);
@@ -156,70 +163,22 @@ async function execute(req: IncomingMessage, url: URL, method: string, sent: Gra
   }
 }
 
+/** The hash a persisted-query request named (`extensions.persistedQuery.sha256Hash` or `documentId`), for traces. */
+function persistedHash(params: GraphQLParams): string | undefined {
+  const persisted = params.extensions?.['persistedQuery'] as { sha256Hash?: unknown } | undefined;
+  const hash = persisted?.sha256Hash ?? params.documentId;
+  return typeof hash === 'string' ? hash : undefined;
+}
+
 /**
  * The answer every caller may share: no errors, and nothing but `data` once the caller's notice is
  * left out. Undefined when the operation's answer is not shareable (introspection, errors).
  */
-async function shareable(outcome: GraphQLOutcome, operation: string | undefined): Promise<{ answer: StoredAnswer; keep: boolean } | undefined> {
+async function shareable(outcome: GraphQLOutcome): Promise<Ran<GraphQLOutcome>['shareable']> {
   const { result, policy } = outcome;
   if (!policy || result.errors || result.data == null) return undefined;
   for (const name in result.extensions) if (name !== 'notice') return undefined;
   // A long list (a whole-world area) is written a slice per turn, so other requests go on meanwhile.
-  const answer = storedAnswerOfBytes(await answerBytes(result.data), policy.ttlMs, operation);
+  const answer = storedAnswerOfBytes(await answerBytes(result.data), policy.ttlMs, outcome.operationName);
   return { answer, keep: policy.keep };
-}
-
-/** A cached answer (or another request's, just executed): this caller's notice and count, then the stored bytes. */
-async function sendKnown(req: IncomingMessage, res: ServerResponse, method: string, mediaType: GraphQLMediaType, answer: StoredAnswer, options: GraphQLRouteOptions): Promise<boolean> {
-  const request = { headers: req.headers, query: req.url?.includes('key=') ? Object.fromEntries(new URL(req.url, 'http://localhost').searchParams) : undefined };
-  const found = options.identity.resolve(request);
-  const caller = found instanceof Promise ? await found : found;
-  if (options.usage) countRequest(options.usage, caller, request);
-  return writeAnswer(req, res, method, mediaType, answer, options.identity.notice(caller));
-}
-
-/**
- * Writes a shareable answer. Caching: a GET answer with no per-caller notice is public for what
- * remains of its TTL (max-age counts down; `Age` says how old it is); a POST answer is `no-store`
- * (HTTP caches do not keep POST answers; ours keeps it: docs/transport.md); an answer with a notice
- * is meant for this caller alone: `private, no-store`.
- */
-function writeAnswer(req: IncomingMessage, res: ServerResponse, method: string, mediaType: GraphQLMediaType, answer: StoredAnswer, notice: string | undefined): boolean {
-  const contentType = `${mediaType}; charset=utf-8`;
-  if (notice !== undefined) {
-    // The stored body is exactly `{"data":...}`: the notice goes in before its last brace.
-    const body = Buffer.concat([answer.body.subarray(0, answer.body.length - 1), Buffer.from(`,"extensions":${JSON.stringify({ notice })}}`)]);
-    const headers = { 'Content-Type': contentType, 'Content-Length': body.length, 'Cache-Control': `private, ${NO_STORE}`, ...(method === 'GET' ? { Vary: GRAPHQL_VARY } : {}) };
-    res.writeHead(200, headers);
-    res.end(body);
-    return false;
-  }
-  if (method !== 'GET') {
-    res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': answer.body.length, 'Cache-Control': NO_STORE });
-    res.end(answer.body);
-    return false;
-  }
-  const etag = entityTag(answer.tag, mediaType);
-  const { ageMs } = answerAge(answer, Date.now());
-  const headers = { 'Cache-Control': publicCacheControl({ ttlMs: answer.ttlMs, ageMs }), ETag: etag, Age: String(Math.floor(ageMs / 1000)), Vary: GRAPHQL_VARY };
-  if (matchesIfNoneMatch(req, etag)) {
-    res.writeHead(304, headers);
-    res.end();
-    return true;
-  }
-  res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': answer.body.length, ...headers });
-  res.end(answer.body);
-  return false;
-}
-
-/** Writes the outcome of an execution: its shareable answer when there is one, else the result with `no-store`. */
-function send(res: ServerResponse, method: string, req: IncomingMessage, outcome: GraphQLOutcome, mediaType: GraphQLMediaType, answer?: StoredAnswer): void {
-  const { result } = outcome;
-  const notice = result.extensions?.['notice'];
-  if (answer) return void writeAnswer(req, res, method, mediaType, answer, typeof notice === 'string' ? notice : undefined);
-  const status = httpStatusFor(result, mediaType);
-  // A notice is meant for this caller alone: `private` tells every cache on the way.
-  const control = notice === undefined ? NO_STORE : `private, ${NO_STORE}`;
-  const headers = { 'Cache-Control': control, ...httpHeadersFor(result), ...(method === 'GET' ? { Vary: GRAPHQL_VARY } : {}) };
-  sendJson(res, status, serializeResult(result), headers, mediaType);
 }

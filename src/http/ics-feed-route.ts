@@ -8,9 +8,9 @@ import { feedOccurrences } from '../feeds/feed-occurrences.js';
 import { readFeedParameters } from '../feeds/feed-parameters.js';
 import { renderIcsFeed } from '../feeds/render-ics-feed.js';
 import type { ReadModel } from '../read-model/read-model.js';
-import { answerAge, storedAnswer, type AnswerCache, type StoredAnswer } from './answer-cache.js';
-import { entityTag, matchesIfNoneMatch, NO_STORE, publicCacheControl } from './caching-headers.js';
-import { countCacheLookup } from '../telemetry/metrics.js';
+import { storedAnswer, type Answers } from './answer-cache.js';
+import { NO_STORE } from './caching-headers.js';
+import { writeStoredAnswer } from './stored-answer-writer.js';
 import type { DatabaseHealth } from '../db/database-health.js';
 import { databaseUnavailable } from '../plugins/use-logged-masked-errors.js';
 import { httpHeadersFor, httpStatusFor } from './status.js';
@@ -18,9 +18,12 @@ import { httpHeadersFor, httpStatusFor } from './status.js';
 /** The feed's path. */
 export const ICS_FEED_PATH = '/events.ics';
 
-const MEDIA_TYPE = 'text/calendar; charset=utf-8';
+const MEDIA_TYPE = 'text/calendar';
 
-/** Like `events` (use-response-cache-policy.ts): what moves with "now" is which dates have ended. */
+/** A feed saved from a browser keeps a name calendar programs open. */
+const CONTENT_HEADERS = { 'Content-Disposition': 'inline; filename="events.ics"' };
+
+/** Like `events` (response-policy.ts): what moves with "now" is which dates have ended. */
 export const ICS_FEED_TTL_MS = 30_000;
 
 export interface IcsFeedOptions {
@@ -32,8 +35,8 @@ export interface IcsFeedOptions {
   eventLinkBase: string;
   /** Told when the database cannot answer (one log line per outage, /ready). @default none */
   databaseHealth?: DatabaseHealth | undefined;
-  /** The response cache. @default none (every request renders; answers still carry public caching headers) */
-  answers?: AnswerCache | undefined;
+  /** The response cache (UNCACHED_ANSWERS when off: every request renders; answers still carry public caching headers). */
+  answers: Answers;
 }
 
 /**
@@ -70,61 +73,26 @@ async function answerIcsFeed(req: IncomingMessage, res: ServerResponse, url: URL
   // "A cached answer of a preset never outlives its window."
   const ttlMs = query.validUntil ? Math.max(0, Math.min(ICS_FEED_TTL_MS, query.validUntil.getTime() - now.getTime())) : ICS_FEED_TTL_MS;
 
-  const render = async (): Promise<StoredAnswer> => {
-    const feed = await feedOccurrences(options.readModel, options.db, query);
-    const body = renderIcsFeed({
-      occurrences: feed.occurrences,
-      catalogue: feed.catalogue,
-      lan,
-      name: feedName(filter, feed.catalogue, lan),
-      eventLinkBase: options.eventLinkBase,
-    });
-    return storedAnswer(body, ttlMs, 'events.ics');
-  };
-
-  const answers = options.answers;
-  const keyed = answers?.keyOfText(`ics ${normalized}`);
-  const key = keyed instanceof Promise ? await keyed : keyed;
-  if (answers && key !== undefined) {
-    let found = answers.local(key) ?? (await answers.inFlight(key)) ?? (await answers.shared(key));
-    // One started while this request asked Redis: joined with no await before `single` claims the key (graphql-route.ts).
-    const flight = found ? undefined : answers.inFlight(key);
-    if (flight) found = await flight;
-    const stale = found !== undefined && answerAge(found, Date.now()).remainingMs <= 0;
+  const answered = await options.answers.lookupOrRun({
+    meaning: () => `ics\u0000${normalized}`,
     // A preset's stale answer may be of the window before: it is not served while it is refreshed.
-    const known = stale && query.when !== null ? undefined : found;
-    if (known) {
-      // Served at once while one request renders it again in the background.
-      if (stale) answers.refresh(key, async () => ({ answer: await render(), keep: true }));
-      const notModified = writeAnswer(req, res, known);
-      return countCacheLookup(notModified ? 'revalidated' : stale ? 'stale' : 'hit');
-    }
-    countCacheLookup('miss');
-    const answer = await answers.single(key, async () => ({ answer: await render(), keep: true }));
-    if (answer) return void writeAnswer(req, res, answer);
-  }
-  writeAnswer(req, res, await render());
-}
-
-/** Writes a stored feed with its validators; a matching If-None-Match gets a 304. Returns whether it did. */
-function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: StoredAnswer): boolean {
-  const etag = entityTag(answer.tag, 'text/calendar');
-  const { ageMs } = answerAge(answer, Date.now());
-  const headers = { 'Cache-Control': publicCacheControl({ ttlMs: answer.ttlMs, ageMs }), ETag: etag, Age: String(Math.floor(ageMs / 1000)) };
-  if (matchesIfNoneMatch(req, etag)) {
-    res.writeHead(304, headers);
-    res.end();
-    return true;
-  }
-  res.writeHead(200, {
-    'Content-Type': MEDIA_TYPE,
-    'Content-Length': answer.body.length,
-    // A feed saved from a browser keeps a name calendar programs open.
-    'Content-Disposition': 'inline; filename="events.ics"',
-    ...headers,
+    servesStale: query.when === null,
+    run: async () => {
+      const feed = await feedOccurrences(options.readModel, options.db, query);
+      const body = renderIcsFeed({
+        occurrences: feed.occurrences,
+        catalogue: feed.catalogue,
+        lan,
+        name: feedName(filter, feed.catalogue, lan),
+        eventLinkBase: options.eventLinkBase,
+      });
+      const answer = storedAnswer(body, ttlMs, 'events.ics');
+      return { value: answer, shareable: { answer, keep: true } };
+    },
   });
-  res.end(answer.body);
-  return false;
+  const answer = answered.from === 'cache' ? answered.answer : answered.value;
+  const lookup = answered.from === 'cache' ? (answered.stale ? 'stale' : 'hit') : undefined;
+  writeStoredAnswer(req, res, answer, { method: 'GET', mediaType: MEDIA_TYPE, contentHeaders: CONTENT_HEADERS, lookup });
 }
 
 const isServiceUnavailable = (error: unknown): error is GraphQLError =>

@@ -3,9 +3,10 @@ import type { Logger } from '../logger.js';
 import type { GetEnveloped } from '../plugins/index.js';
 import { answerPreflight, setCorsHeaders } from './cors.js';
 import { handleGraphQL } from './graphql-route.js';
-import type { AnswerCache } from './answer-cache.js';
+import { UNCACHED_ANSWERS, type Answers } from './answer-cache.js';
 import type { CallerIdentity } from '../identity/caller-identity.js';
-import type { UsageRecorder } from '../plugins/use-usage-counts.js';
+import type { UsageRecorder } from '../identity/usage-recorder.js';
+import { ResponsePolicies } from './response-policy.js';
 import { sendHealth, sendReadiness, type Readiness } from './health.js';
 import { sendMetrics } from './metrics-route.js';
 import { InFlightLimit } from './in-flight-limit.js';
@@ -19,7 +20,7 @@ import { sendDemoPicture } from './demo-pictures.js';
 import { DEMO_PICTURES_PREFIX } from '../import/demo-picture-path.js';
 import { createSchemaFileHandler, SCHEMA_FILE_PATH } from './schema-file.js';
 import { observeRequests } from '../telemetry/observe-requests.js';
-import { recordingOperationName, type RequestRecord } from '../telemetry/request-log.js';
+import type { RequestRecord } from '../telemetry/request-log.js';
 
 export interface HttpServerOptions {
   getEnveloped: GetEnveloped;
@@ -41,13 +42,15 @@ export interface HttpServerOptions {
   keepAliveTimeoutMs?: number | undefined;
   /** Open connections at most; more are refused. @default 10000 */
   maxConnections?: number | undefined;
-  /** The response cache, in front of the GraphQL pipeline. @default none (every request executes) */
-  answers?: AnswerCache | undefined;
+  /** The response cache, in front of the GraphQL pipeline and the feed. @default UNCACHED_ANSWERS (every request executes) */
+  answers?: Answers | undefined;
+  /** How long answers may be shared, from the executed document. @default RESPONSE_TTL_MS per root field */
+  policies?: ResponsePolicies | undefined;
   /** What GET /events.ics reads (docs/feeds.md); the response cache is `answers`. @default none (no feed route) */
   icsFeed?: Omit<IcsFeedOptions, 'answers'> | undefined;
-  /** Resolves API keys of requests answered from the cache. */
+  /** Resolves the caller of each request, once, at the edge. */
   identity: CallerIdentity;
-  /** Counts requests answered from the cache. @default none */
+  /** Counts requests per caller. @default none */
   usage?: UsageRecorder | undefined;
 }
 
@@ -64,6 +67,8 @@ const isGetOrHead = (req: IncomingMessage) => req.method === 'GET' || req.method
 export function createHttpServer(options: HttpServerOptions): Server {
   const sendSchemaFile = createSchemaFileHandler(options.schemaSource);
   const inFlight = new InFlightLimit(options.maxInFlight ?? 200);
+  const answers = options.answers ?? UNCACHED_ANSWERS;
+  const policies = options.policies ?? new ResponsePolicies();
   const notFound = (req: IncomingMessage, res: ServerResponse, path: string) =>
     sendRequestError(res, `No route for ${req.method} ${path}. The API is at /graphQL (GET or POST); the schema at ${SCHEMA_FILE_PATH}.`, 'NOT_FOUND', 404);
   const methodNotAllowed = (res: ServerResponse, allow: string) =>
@@ -79,14 +84,14 @@ export function createHttpServer(options: HttpServerOptions): Server {
       if (isGetOrHead(req) && prefersHtml(req)) return sendSandboxPage(res);
       if (!isGetOrHead(req) && req.method !== 'POST') return methodNotAllowed(res, 'GET, HEAD, POST, OPTIONS');
       return handleGraphQL(req, res, url, {
-        // The access log line names the operation.
-        getEnveloped: recordingOperationName(options.getEnveloped, record),
+        getEnveloped: options.getEnveloped,
         persistedQueries: options.persistedQueries,
         logger: options.logger,
         maxBodyBytes: options.maxBodyBytes,
         inFlight,
         executionTimeoutMs: options.executionTimeoutMs ?? 6000,
-        answers: options.answers,
+        answers,
+        policies,
         identity: options.identity,
         usage: options.usage,
         record,
@@ -102,7 +107,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
     }
     if (path === ICS_FEED_PATH && options.icsFeed) {
       if (!isGetOrHead(req)) return methodNotAllowed(res, 'GET, HEAD, OPTIONS');
-      return handleIcsFeed(req, res, url, { ...options.icsFeed, answers: options.answers });
+      return handleIcsFeed(req, res, url, { ...options.icsFeed, answers });
     }
     if (path === '/widget' || path.startsWith('/widget/')) {
       if (await handleWidget(req, res, url)) return;

@@ -5,28 +5,8 @@ import type { DatabaseHealth } from '../db/database-health.js';
 import { findApiKeyByHash, type ApiKeyIdentity } from '../db/repositories/api-keys.js';
 import { hashApiKey } from '../domain/api-key-hash.js';
 import type { Logger } from '../logger.js';
-
-/**
- * Who is calling. Spec, authentication: "The key is identity, not security"; an unknown or revoked
- * key is handled as anonymous, and the answer says so in `extensions.notice`.
- */
-export type Caller =
-  | { status: 'anonymous' }
-  | { status: 'keyed'; keyHash: string; application: string }
-  | { status: 'unknown' | 'revoked' };
-
-/** The request as the HTTP layer hands it over (graphql-helix's request shape). */
-export interface IncomingRequestView {
-  headers: Record<string, string | string[] | undefined>;
-  query?: Record<string, unknown>;
-}
-
-export interface CallerContext {
-  request?: IncomingRequestView;
-  caller?: Caller;
-  /** A refresh of a cached answer run by the service itself, not a caller's request. */
-  background?: boolean;
-}
+import { headerValue, type Caller, type IncomingRequestView } from './caller.js';
+import { requestCaller, type RequestCaller } from './request-caller.js';
 
 export const UNKNOWN_KEY_NOTICE =
   'The API key sent with this request (X-Api-Key header or key parameter) is not known, so the request was answered as anonymous. ' +
@@ -46,13 +26,6 @@ export interface CallerIdentityOptions {
   maxCachedKeys?: number;
 }
 
-/** A header's first value. */
-export function headerValue(request: IncomingRequestView | undefined, name: string): string | undefined {
-  const value = request?.headers[name];
-  const first = Array.isArray(value) ? value[0] : value;
-  return first === undefined || first.trim() === '' ? undefined : first.trim();
-}
-
 /** Spec: the key comes in `X-Api-Key`, or "where headers cannot be set, in the query-string parameter key". */
 function sentKey(request: IncomingRequestView | undefined): string | undefined {
   const fromHeader = headerValue(request, 'x-api-key');
@@ -66,8 +39,8 @@ const KEY_SHAPE = /^hsk_[\x21-\x7e]{1,200}$/;
 
 /**
  * Resolves the key a request carries into a caller, through a small in-process cache with a short
- * TTL: a known key costs no database read per request. Used by the GraphQL pipeline (useApiKey) and
- * by the response cache's hits, which answer before the pipeline runs.
+ * TTL: a known key costs no database read per request. The HTTP edge asks once per request, for
+ * cache hits and executions alike (the pipeline gets the answer as context).
  */
 export class CallerIdentity {
   private readonly ttlMs: number;
@@ -79,19 +52,15 @@ export class CallerIdentity {
     this.maxKeys = options.maxCachedKeys ?? 10_000;
   }
 
-  /** The caller; synchronous when no key is sent (the common case costs no promise). */
-  resolve(request: IncomingRequestView | undefined): Caller | Promise<Caller> {
+  /**
+   * The caller of a request, with its notice and usage labels: worked out once per request, at the
+   * HTTP edge. Synchronous when no key is sent (the common case costs no promise).
+   */
+  callerOf(request: IncomingRequestView): RequestCaller | Promise<RequestCaller> {
     const key = sentKey(request);
-    if (key === undefined) return ANONYMOUS;
-    if (!KEY_SHAPE.test(key)) return UNKNOWN;
-    return this.resolveKey(key);
-  }
-
-  /** The notice a successful answer to this caller carries, if any. */
-  notice(caller: Caller): string | undefined {
-    if (caller.status === 'unknown') return UNKNOWN_KEY_NOTICE;
-    if (caller.status === 'revoked') return REVOKED_KEY_NOTICE;
-    return undefined;
+    if (key === undefined) return requestCaller(ANONYMOUS, undefined, request);
+    if (!KEY_SHAPE.test(key)) return requestCaller(UNKNOWN, UNKNOWN_KEY_NOTICE, request);
+    return this.resolveKey(key).then((identity) => requestCaller(identity, noticeFor(identity), request));
   }
 
   private async resolveKey(key: string): Promise<Caller> {
@@ -127,3 +96,10 @@ export class CallerIdentity {
 
 const ANONYMOUS: Caller = { status: 'anonymous' };
 const UNKNOWN: Caller = { status: 'unknown' };
+
+/** The notice a successful answer to this caller carries, if any. */
+function noticeFor(caller: Caller): string | undefined {
+  if (caller.status === 'unknown') return UNKNOWN_KEY_NOTICE;
+  if (caller.status === 'revoked') return REVOKED_KEY_NOTICE;
+  return undefined;
+}

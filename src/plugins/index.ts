@@ -10,7 +10,6 @@ import { DatabaseHealth } from '../db/database-health.js';
 import type { Logger } from '../logger.js';
 import { activeTracing } from '../telemetry/tracing.js';
 import { ReadModel } from '../read-model/read-model.js';
-import { CallerIdentity } from '../identity/caller-identity.js';
 import { useApiKey } from './use-api-key.js';
 import { useCalendarContext } from './use-calendar-context.js';
 import { useDescriptiveValidationErrors } from './use-descriptive-validation-errors.js';
@@ -19,8 +18,6 @@ import { useLoggedMaskedErrors } from './use-logged-masked-errors.js';
 import { useQueryLimits, type QueryLimitsOptions } from './use-query-limits.js';
 import { useReadOnlyOperations } from './use-read-only-operations.js';
 import { useStringInputRules } from './use-string-input-rules.js';
-import { useResponseCachePolicy } from './use-response-cache-policy.js';
-import { useUsageCounts, type UsageRecorder } from './use-usage-counts.js';
 
 export interface PluginOptions {
   schema: GraphQLSchema;
@@ -32,14 +29,12 @@ export interface PluginOptions {
   logger: Logger;
   clock?: () => Date;
   eventLinkBase: string;
-  /** TTL of answers per root field (tests shorten it). @default RESPONSE_TTL_MS */
-  responseTtlPerRootField?: Readonly<Record<string, number>> | undefined;
-  /** Resolves API keys; the HTTP layer's cache hits share it. @default one of its own */
-  callerIdentity?: CallerIdentity | undefined;
-  /** Counts requests per caller; off when absent. @default undefined */
-  usage?: UsageRecorder | undefined;
-  /** TTL in ms of the in-process API key cache (a revocation takes effect within it). @default 60000 */
-  apiKeyCacheTtlMs?: number | undefined;
+  /**
+   * The service's public base URL (PUBLIC_BASE_URL, else the listening address), for absolute URLs
+   * to the service itself (the demo pictures); asked per request, since the port is known only once
+   * the server listens. @default none (relative URLs)
+   */
+  publicBaseUrl?: (() => string | undefined) | undefined;
   /** Protective limits (depth, aliases, tokens, directives, cost). @default DEFAULT_QUERY_LIMITS */
   limits?: QueryLimitsOptions | undefined;
   /** Execute with graphql-jit instead of graphql-js (measured faster on repeated operations: docs/transport.md). @default true */
@@ -64,29 +59,19 @@ export function createEnveloped(options: PluginOptions) {
     useQueryLimits(options.limits),
     useReadOnlyOperations(),
     useDescriptiveValidationErrors(),
-    // Before the response cache and JIT: refused input never executes and is never cached.
+    // Before execution: refused input never executes, so it is never cached either.
     useStringInputRules(),
-    useCalendarContext({ db: options.db, readModel, clock: options.clock, eventLinkBase: options.eventLinkBase }),
-    // Before the response cache: the cache wraps whichever execute function is current when its own
-    // onExecute runs, so JIT must already have replaced it.
+    useCalendarContext({ db: options.db, readModel, clock: options.clock, eventLinkBase: options.eventLinkBase, publicBaseUrl: options.publicBaseUrl }),
+    // Replaces graphql-js's execute with compiled queries (docs/transport.md has the measurement).
     options.jit === false
       ? undefined
       : useGraphQlJit({}, { onError: (result) => options.logger.debug({ errors: result.errors }, 'graphql-jit could not compile the operation') }),
     // onExecuteDone hooks run in this list's order. Nulls `data` on invalid arguments.
     useInvalidArgumentsNullData(),
     useLoggedMaskedErrors({ logger: options.logger, databaseHealth }),
-    // How long the answer may be shared, read by the HTTP layer's response cache (src/http/answer-cache.ts),
-    // which answers hits before this pipeline runs and never stores answers with errors.
-    useResponseCachePolicy({ ttlPerRootField: options.responseTtlPerRootField }),
-    // The key notice is added here, on the way out; the HTTP layer keeps it out of what it stores,
-    // so callers with and without a key share every cached answer.
-    useApiKey({
-      identity:
-        options.callerIdentity ??
-        new CallerIdentity({ db: options.db, logger: options.logger, databaseHealth, cacheTtlMs: options.apiKeyCacheTtlMs }),
-    }),
-    // After useApiKey: counts the caller that plugin resolved while building the context.
-    options.usage ? useUsageCounts({ recorder: options.usage }) : undefined,
+    // The key notice of the caller the HTTP edge resolved, added on the way out; the HTTP layer keeps
+    // it out of what it stores, so callers with and without a key share every cached answer.
+    useApiKey(),
   ];
   return envelop({ plugins: plugins.filter((p): p is Plugin => Boolean(p)) });
 }

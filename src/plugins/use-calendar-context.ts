@@ -14,9 +14,11 @@ export interface CalendarContextOptions {
   clock?: () => Date;
   /** Base of `eventLink`. */
   eventLinkBase: string;
+  /** The service's public base URL, asked per request (see PluginOptions.publicBaseUrl). @default none */
+  publicBaseUrl?: (() => string | undefined) | undefined;
 }
 
-/** Adds the resolvers' context: database, one "now" per request, the calendar as of one data version, fresh loaders. */
+/** Adds the resolvers' context: database, one "now" per request, the calendar as of one data version, fresh loaders, the service's own URL. */
 export function useCalendarContext(options: CalendarContextOptions): Plugin {
   const clock = options.clock ?? (() => new Date());
   const eventLinkBase = options.eventLinkBase.replace(/\/+$/, '');
@@ -24,7 +26,8 @@ export function useCalendarContext(options: CalendarContextOptions): Plugin {
     onContextBuilding({ extendContext }) {
       const now = clock();
       const calendar = new CalendarReader(options.readModel, options.db, now);
-      extendContext({ db: options.db, now, calendar, loaders: createLoaders(options.db, now, calendar), eventLinkBase, freshUntil: new FreshUntil() });
+      const publicBaseUrl = options.publicBaseUrl?.() || undefined;
+      extendContext({ db: options.db, now, calendar, loaders: createLoaders(options.db, now, calendar), eventLinkBase, publicBaseUrl, freshUntil: new FreshUntil() });
     },
   };
 }

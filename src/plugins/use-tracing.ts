@@ -1,6 +1,7 @@
 import type { Plugin } from '@envelop/core';
 import { context, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
 import { getOperationAST } from 'graphql';
+import type { EdgeContext } from './edge-context.js';
 
 // GraphQL semantic conventions are still "incubating": copied here, as the OpenTelemetry docs
 // advise, rather than imported from the unstable entry point.
@@ -32,14 +33,6 @@ function phase(tracer: Tracer, name: string, wrapped: () => void): void {
       span.end();
     }
   });
-}
-
-/** The hash a persisted-query request named (`extensions.persistedQuery.sha256Hash` or `documentId`). */
-function persistedHash(contextValue: unknown): string | undefined {
-  const body = (contextValue as { request?: { body?: { extensions?: Record<string, unknown>; documentId?: unknown } } } | undefined)?.request?.body;
-  const persisted = body?.extensions?.['persistedQuery'] as { sha256Hash?: unknown } | undefined;
-  const hash = persisted?.sha256Hash ?? body?.documentId;
-  return typeof hash === 'string' ? hash : undefined;
 }
 
 /**
@@ -84,7 +77,7 @@ export function useTracing(options: TracingPluginOptions): Plugin {
         span.setAttribute(ATTR_GRAPHQL_OPERATION_TYPE, operation.operation);
         if (name) span.setAttribute(ATTR_GRAPHQL_OPERATION_NAME, name);
       }
-      const hash = persistedHash(args.contextValue);
+      const hash = (args.contextValue as Partial<EdgeContext>).persistedHash;
       if (hash) span.setAttribute(ATTR_GRAPHQL_PERSISTED_HASH, hash);
       return {
         onExecuteDone({ result }) {

@@ -15,6 +15,8 @@ export interface GraphQLContext {
   loaders: Loaders;
   /** Base URL of the public event pages; `eventLink` = this + `/` + slug. */
   eventLinkBase: string;
+  /** This service as readers' browsers reach it (PUBLIC_BASE_URL or the listening address), for URLs to itself; undefined: relative URLs. */
+  publicBaseUrl: string | undefined;
   /**
    * The latest instant this response stays right at (a `Filter.when` window's end), lowered by
    * resolvers: a cache keeps the answer no longer than `freshUntil.instant()` (null: no bound).

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getOperationAST, type DocumentNode, type ExecutionArgs } from 'graphql';
 import type { Logger } from '../logger.js';
-import type { GetEnveloped } from '../plugins/index.js';
 
 /** What the access log line says about one request, filled in while it is answered. */
 export interface RequestRecord {
   /** The caller's X-Request-Id when sane, else a new UUID; echoed in the response's X-Request-Id. */
   id: string;
-  /** Name of the GraphQL operation, once the document is known (absent: anonymous, or not GraphQL). */
+  /** Name of the GraphQL operation, set by the GraphQL route once the document is known (absent: anonymous, or not GraphQL). */
   operationName?: string | undefined;
   /** The trace this request belongs to, when tracing is on (for finding its spans from the log). */
   traceId?: string | undefined;
@@ -75,35 +73,4 @@ export function startRequestLog(logger: Logger): (req: IncomingMessage, res: Ser
     });
     return record;
   };
-}
-
-function operationNameOf(document: DocumentNode, operationName?: string | null): string | undefined {
-  return getOperationAST(document, operationName)?.name?.value;
-}
-
-/**
- * `getEnveloped` for one request, noting the operation's name in `record`: from the parsed
- * document when it holds one operation (so requests that fail validation are named too), then
- * from what is executed.
- */
-export function recordingOperationName(getEnveloped: GetEnveloped, record: RequestRecord): GetEnveloped {
-  const perRequest = ((initialContext?: Record<string, unknown>) => {
-    const enveloped = getEnveloped(initialContext);
-    return {
-      ...enveloped,
-      parse: (...args: Parameters<typeof enveloped.parse>) => {
-        const document = enveloped.parse(...args);
-        record.operationName ??= operationNameOf(document);
-        return document;
-      },
-      execute: ((...args: Parameters<typeof enveloped.execute>) => {
-        // graphql-helix calls execute with one ExecutionArgs object.
-        const first = args[0] as Partial<ExecutionArgs> | undefined;
-        if (first?.document) record.operationName = operationNameOf(first.document, first.operationName) ?? record.operationName;
-        return enveloped.execute(...args);
-      }) as typeof enveloped.execute,
-    };
-  }) as GetEnveloped;
-  perRequest._plugins = getEnveloped._plugins;
-  return perRequest;
 }

@@ -10,7 +10,7 @@ import { migrateToLatest, openDatabase } from '../../src/db/open-database.js';
 import { listUsageCounts } from '../../src/db/repositories/usage-counts.js';
 import { hashApiKey } from '../../src/domain/api-key-hash.js';
 import { REVOKED_KEY_NOTICE, UNKNOWN_KEY_NOTICE } from '../../src/identity/caller-identity.js';
-import { UsageRecorder } from '../../src/plugins/use-usage-counts.js';
+import { UsageRecorder } from '../../src/identity/usage-recorder.js';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 import { getGraphQL, postGraphQL, startTestServer, type TestServer } from '../support/test-server.js';

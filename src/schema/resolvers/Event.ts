@@ -3,7 +3,6 @@ import { eventJsonLd, jsonLdText } from '../../domain/event-json-ld.js';
 import { invalidArguments } from '../errors.js';
 import { resolveDemoPictureUrl } from '../../import/demo-picture-path.js';
 import type { ResolvedEventField } from '../event-node.js';
-import { publicBaseUrlOf } from '../public-base-url-context.js';
 
 /** `YYYY-MM-DD` as days since 1970-01-01, as the read model numbers Oslo days. */
 const osloDayNumber = (day: string): number => Math.round(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
@@ -53,7 +52,7 @@ export const Event: Pick<EventResolvers, ResolvedEventField> = {
         // The promoted date's own prices where it has them: what a ticket for this date costs.
         prices: occurrence.prices ?? event.prices,
         // Demo pictures are stored as paths on this service: absolute URLs here too, as Image answers them.
-        images: event.images.map((image) => ({ ...image, urlLarge: resolveDemoPictureUrl(image.urlLarge, publicBaseUrlOf(ctx)) })),
+        images: event.images.map((image) => ({ ...image, urlLarge: resolveDemoPictureUrl(image.urlLarge, ctx.publicBaseUrl) })),
         venue,
         organizers: event.organizer_ids.flatMap((id) => n.catalogue.organizers.get(id) ?? []),
       },

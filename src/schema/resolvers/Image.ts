@@ -1,11 +1,10 @@
 import type { ImageResolvers } from '../../../generated/resolvers-types.js';
 import { resolveDemoPictureUrl } from '../../import/demo-picture-path.js';
-import { publicBaseUrlOf } from '../public-base-url-context.js';
 
 export const Image: ImageResolvers = {
   // The demo calendar's pictures are stored as paths on this service: answered as absolute URLs.
-  urlSmall: (i, _args, context) => resolveDemoPictureUrl(i.urlSmall, publicBaseUrlOf(context)),
-  urlLarge: (i, _args, context) => resolveDemoPictureUrl(i.urlLarge, publicBaseUrlOf(context)),
+  urlSmall: (i, _args, context) => resolveDemoPictureUrl(i.urlSmall, context.publicBaseUrl),
+  urlLarge: (i, _args, context) => resolveDemoPictureUrl(i.urlLarge, context.publicBaseUrl),
   alt: (i) => i.alt ?? null,
   focusX: (i) => i.focusX ?? null,
   focusY: (i) => i.focusY ?? null,

@@ -1,4 +1,3 @@
-import type { Plugin } from '@envelop/core';
 import type { Kysely } from 'kysely';
 import { isDatabaseUnavailable } from '../db/connection-errors.js';
 import type { Database } from '../db/database.js';
@@ -7,7 +6,7 @@ import { addUsageCounts, type UsageCount } from '../db/repositories/usage-counts
 import { osloWallClock } from '../domain/oslo-time.js';
 import type { Logger } from '../logger.js';
 import { countUsageFlushFailure } from '../telemetry/metrics.js';
-import { headerValue, type Caller, type CallerContext, type IncomingRequestView } from '../identity/caller-identity.js';
+import type { RequestCaller } from './request-caller.js';
 
 export interface UsageRecorderOptions {
   db: Kysely<Database>;
@@ -47,7 +46,8 @@ export class UsageRecorder {
     this.clock = options.clock ?? (() => new Date());
   }
 
-  record(caller: { keyHash: string; clientId: string; pageOrigin: string }): void {
+  /** Counts one request of this caller (a cache hit or an execution; never a refresh the service runs itself). */
+  record(caller: Pick<RequestCaller, 'keyHash' | 'clientId' | 'pageOrigin'>): void {
     if (this.closed) return;
     const day = this.dayNow();
     if (day !== this.today) {
@@ -59,7 +59,7 @@ export class UsageRecorder {
     const id = `${day}\n${counted.keyHash}\n${counted.clientId}\n${counted.pageOrigin}`;
     const count = this.pending.get(id);
     if (count) count.requests += 1;
-    else this.pending.set(id, { day, ...counted, requests: 1 });
+    else this.pending.set(id, { day, keyHash: counted.keyHash, clientId: counted.clientId, pageOrigin: counted.pageOrigin, requests: 1 });
     if (!this.timer) {
       this.timer = setInterval(() => void this.flush(), this.options.flushIntervalMs ?? 5000);
       // Counting must not keep the process alive.
@@ -79,7 +79,7 @@ export class UsageRecorder {
   private dayCheckedAt = Number.NEGATIVE_INFINITY;
   private checkedDay = '';
 
-  private withinPairBound(caller: { keyHash: string; clientId: string; pageOrigin: string }) {
+  private withinPairBound(caller: Pick<RequestCaller, 'keyHash' | 'clientId' | 'pageOrigin'>) {
     const pair = `${caller.clientId}\n${caller.pageOrigin}`;
     let pairs = this.pairsToday.get(caller.keyHash);
     if (!pairs) this.pairsToday.set(caller.keyHash, (pairs = new Set()));
@@ -121,41 +121,4 @@ export class UsageRecorder {
       }
     }
   }
-}
-
-/** Spec: `X-Page-Url` is "the full URL of the embedding page, starting with https"; we count its origin. */
-function pageOrigin(value: string | undefined): string {
-  if (!value) return '';
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' ? url.origin : '';
-  } catch {
-    return '';
-  }
-}
-
-/** A client id is "form name/version": printable, bounded, so a caller cannot flood the table with junk. */
-function clientId(value: string | undefined): string {
-  return value && /^[\x20-\x7e]{1,100}$/.test(value) ? value : '';
-}
-
-/**
- * Counts one request of this caller, with its client id and page origin (anonymous for none,
- * unknown or revoked keys). Used by the pipeline below and by the response cache's hits.
- */
-export function countRequest(recorder: UsageRecorder, caller: Caller | undefined, request: IncomingRequestView | undefined): void {
-  recorder.record({
-    keyHash: caller?.status === 'keyed' ? caller.keyHash : '',
-    clientId: clientId(headerValue(request, 'x-client-id')),
-    pageOrigin: pageOrigin(headerValue(request, 'x-page-url')),
-  });
-}
-
-/** Counts each executed request. Order: after useApiKey, whose context step resolves the caller this one counts. */
-export function useUsageCounts(options: { recorder: UsageRecorder }): Plugin<CallerContext> {
-  return {
-    onContextBuilding({ context }) {
-      if (!context.background) countRequest(options.recorder, context.caller, context.request);
-    },
-  };
 }

@@ -1,4 +1,3 @@
-import type { Plugin } from '@envelop/core';
 import { Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { selectedFieldNames } from '../schema/selected-fields.js';
 
@@ -45,54 +44,45 @@ export interface ResponsePolicy {
   keep: boolean;
 }
 
-export interface ResponseCachePolicyOptions {
+export interface ResponsePoliciesOptions {
   /** TTL per root field name. @default RESPONSE_TTL_MS */
   ttlPerRootField?: Readonly<Record<string, number>> | undefined;
   /** @default DEFAULT_RESPONSE_TTL_MS */
   defaultTtlMs?: number;
 }
 
-const policyByContext = new WeakMap<object, ResponsePolicy>();
-
 /**
- * The policy of the operation the request with this context executed; undefined when its answer is
- * not shareable at all (introspection, a TTL of 0) or it did not execute (parse or validation
- * failed). Whether an answer with errors may be shared is the HTTP layer's rule: never.
+ * The response cache's policy: from the executed document, how long its answer stays fresh and
+ * whether it may be kept. Asked by the execution seam (execute-graphql.ts) with the document that
+ * executed; the store itself is in front of the whole pipeline (answer-cache.ts), so a hit is
+ * answered before anything is parsed. Why not @envelop/response-cache: docs/transport.md (Response cache).
  */
-export function responsePolicy(context: object): ResponsePolicy | undefined {
-  return policyByContext.get(context);
-}
-
-/**
- * The response cache's policy, as an Envelop plugin: from the executed document, how long its answer
- * stays fresh and whether it may be kept. The store itself is in front of the whole pipeline
- * (src/http/answer-cache.ts): a hit is answered before anything is parsed, so no plugin runs for it.
- * Why not @envelop/response-cache: docs/transport.md (Response cache).
- */
-export function useResponseCachePolicy(options: ResponseCachePolicyOptions = {}): Plugin {
-  const ttls = options.ttlPerRootField ?? RESPONSE_TTL_MS;
-  const defaultTtl = options.defaultTtlMs ?? DEFAULT_RESPONSE_TTL_MS;
+export class ResponsePolicies {
+  private readonly ttls: Readonly<Record<string, number>>;
+  private readonly defaultTtl: number;
   // Parsed documents are cached (useParserCache), so one walk per document and operation name.
-  const byDocument = new WeakMap<DocumentNode, Map<string, ResponsePolicy | null>>();
+  private readonly byDocument = new WeakMap<DocumentNode, Map<string, ResponsePolicy | null>>();
 
-  const policyOf = (document: DocumentNode, operationName: string | undefined): ResponsePolicy | null => {
-    let byName = byDocument.get(document);
-    if (!byName) byDocument.set(document, (byName = new Map()));
+  constructor(options: ResponsePoliciesOptions = {}) {
+    this.ttls = options.ttlPerRootField ?? RESPONSE_TTL_MS;
+    this.defaultTtl = options.defaultTtlMs ?? DEFAULT_RESPONSE_TTL_MS;
+  }
+
+  /**
+   * The policy of an executed operation; null when its answer is not shareable at all (introspection,
+   * a TTL of 0, not a query). Whether an answer with errors may be shared is the HTTP layer's rule: never.
+   */
+  policyOf(document: DocumentNode, operationName: string | undefined): ResponsePolicy | null {
+    let byName = this.byDocument.get(document);
+    if (!byName) this.byDocument.set(document, (byName = new Map()));
     const known = byName.get(operationName ?? '');
     if (known !== undefined) return known;
     const fields = rootFieldNames(document, operationName);
-    const ttlMs = fields.length === 0 ? 0 : Math.min(...fields.map((name) => ttls[name] ?? defaultTtl));
+    const ttlMs = fields.length === 0 ? 0 : Math.min(...fields.map((name) => this.ttls[name] ?? this.defaultTtl));
     const policy = ttlMs > 0 ? { ttlMs, keep: !fields.some((name) => UNCACHED_ROOT_FIELDS.has(name)) } : null;
     byName.set(operationName ?? '', policy);
     return policy;
-  };
-
-  return {
-    onExecute({ args }) {
-      const policy = policyOf(args.document, args.operationName ?? undefined);
-      if (policy) policyByContext.set(args.contextValue as object, policy);
-    },
-  };
+  }
 }
 
 /** The root fields the executed operation selects (fragments on Query included). */

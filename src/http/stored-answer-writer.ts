@@ -1,0 +1,53 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { countCacheLookup } from '../telemetry/metrics.js';
+import { answerAge, type StoredAnswer } from './answer-cache.js';
+import { NO_STORE, entityTag, matchesIfNoneMatch, publicCacheControl } from './caching-headers.js';
+
+export interface StoredAnswerWrite {
+  /** The request's method, HEAD as GET: only GET answers are public (HTTP caches do not keep POST answers). */
+  method: string;
+  /** The media type written (`application/json`, `text/calendar`, ...); the entity tag depends on it. */
+  mediaType: string;
+  /** This caller's notice (an unknown or revoked key): the answer is then meant for this caller alone. */
+  notice?: string | undefined;
+  /** Headers of every response, 304 included (`Vary`). */
+  headers?: Record<string, string> | undefined;
+  /** Headers of a response with the body only (`Content-Disposition`). */
+  contentHeaders?: Record<string, string> | undefined;
+  /** How the response cache found it, counted in its metrics (a 304 as `revalidated`); absent for an answer just run. */
+  lookup?: 'hit' | 'stale' | undefined;
+}
+
+/**
+ * The one writer of shareable answers, whether found in the response cache or just run. Caching: a
+ * GET answer with no per-caller notice is public for what remains of its TTL (max-age counts down;
+ * `Age` says how old it is; a matching If-None-Match gets a 304); a POST answer is `no-store` (HTTP
+ * caches do not keep POST answers; ours keeps it: docs/transport.md); an answer with a notice is
+ * meant for this caller alone: `private, no-store`.
+ */
+export function writeStoredAnswer(req: IncomingMessage, res: ServerResponse, answer: StoredAnswer, write: StoredAnswerWrite): void {
+  const contentType = `${write.mediaType}; charset=utf-8`;
+  let notModified = false;
+  if (write.notice !== undefined) {
+    // The stored body is exactly `{"data":...}`: the notice goes in before its last brace.
+    const body = Buffer.concat([answer.body.subarray(0, answer.body.length - 1), Buffer.from(`,"extensions":${JSON.stringify({ notice: write.notice })}}`)]);
+    res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': body.length, 'Cache-Control': `private, ${NO_STORE}`, ...write.headers });
+    res.end(body);
+  } else if (write.method !== 'GET') {
+    res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': answer.body.length, 'Cache-Control': NO_STORE, ...write.headers });
+    res.end(answer.body);
+  } else {
+    const etag = entityTag(answer.tag, write.mediaType);
+    const { ageMs } = answerAge(answer, Date.now());
+    const headers = { 'Cache-Control': publicCacheControl({ ttlMs: answer.ttlMs, ageMs }), ETag: etag, Age: String(Math.floor(ageMs / 1000)), ...write.headers };
+    notModified = matchesIfNoneMatch(req, etag);
+    if (notModified) {
+      res.writeHead(304, headers);
+      res.end();
+    } else {
+      res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': answer.body.length, ...write.contentHeaders, ...headers });
+      res.end(answer.body);
+    }
+  }
+  if (write.lookup) countCacheLookup(notModified ? 'revalidated' : write.lookup);
+}

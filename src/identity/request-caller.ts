@@ -1,0 +1,46 @@
+import { headerValue, type Caller, type IncomingRequestView } from './caller.js';
+
+/**
+ * One request's caller, worked out once at the HTTP edge and handed to everything after it: the
+ * response cache's hits, the GraphQL pipeline (as context), the usage counts.
+ */
+export interface RequestCaller {
+  /** Who the key says is calling (anonymous for none; unknown or revoked keys are answered as anonymous). */
+  readonly identity: Caller;
+  /** What a successful answer to this caller says in `extensions.notice` (an unknown or revoked key). */
+  readonly notice: string | undefined;
+  /** Usage-count labels: the key's hash ('' when anonymous), the client id and the embedding page's origin. */
+  readonly keyHash: string;
+  readonly clientId: string;
+  readonly pageOrigin: string;
+}
+
+/** The caller of a refresh the service runs itself (no key, no notice); never counted. */
+export const SERVICE_CALLER: RequestCaller = { identity: { status: 'anonymous' }, notice: undefined, keyHash: '', clientId: '', pageOrigin: '' };
+
+/** The caller of a request with this identity and notice, labelled from its headers. */
+export function requestCaller(identity: Caller, notice: string | undefined, request: IncomingRequestView): RequestCaller {
+  const client = clientId(headerValue(request, 'x-client-id'));
+  const origin = pageOrigin(headerValue(request, 'x-page-url'));
+  // The common caller (no key, no labels) is one shared object: nothing allocated per request.
+  if (identity.status === 'anonymous' && client === '' && origin === '') return ANONYMOUS;
+  return { identity, notice, keyHash: identity.status === 'keyed' ? identity.keyHash : '', clientId: client, pageOrigin: origin };
+}
+
+const ANONYMOUS: RequestCaller = { ...SERVICE_CALLER };
+
+/** Spec: `X-Page-Url` is "the full URL of the embedding page, starting with https"; we count its origin. */
+function pageOrigin(value: string | undefined): string {
+  if (!value) return '';
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' ? url.origin : '';
+  } catch {
+    return '';
+  }
+}
+
+/** A client id is "form name/version": printable, bounded, so a caller cannot flood the table with junk. */
+function clientId(value: string | undefined): string {
+  return value && /^[\x20-\x7e]{1,100}$/.test(value) ? value : '';
+}
