@@ -5,12 +5,12 @@ import type { EventQuery } from '../domain/event-query.js';
 import { EVENT_SUPER, eventIndexOf, isEventPublished, upcomingDatesOf, type CalendarSnapshot, type SnapshotCatalogue } from './calendar-snapshot.js';
 import { onOneDataVersion } from './data-version-moved.js';
 import { findResultPage, type FacetCount, type FacetKind } from './event-results.js';
-import { dateRecordsAt, eventRecordsAt } from './page-records.js';
+import type { DateColumn } from './date-columns.js';
+import { dateRecordsAt } from './date-records.js';
+import { eventRecordsAt } from './event-records.js';
 import { LargeAnswerGate } from './large-answer-gate.js';
 import { listInTurns } from './list-in-turns.js';
 import type { ReadModel } from './read-model.js';
-import { selectedDateRecordsAt, type DateColumn } from './selected-date-records.js';
-import { selectedEventRecordsAt } from './selected-event-records.js';
 import { wordMatch, type WordMatch } from './search-matches.js';
 
 /**
@@ -39,10 +39,10 @@ export interface NodeOptions {
   /** Load each node's later dates too (the operation selects `repetitions`). */
   repetitions: boolean;
   /**
-   * Read only these columns: of `events`, what the selected fields read (selected-event-records.ts);
-   * of the dates, what the snapshot does not hold (selected-date-records.ts). Absent or null: every
-   * column. The resolvers set it from the operation's selection (schema/node-options.ts): the
-   * records are then partial, fit for the fields of that operation alone.
+   * Read only these columns: of `events`, what the selected fields read (event-columns.ts); of the
+   * dates, what the snapshot does not hold (date-columns.ts). Absent or null: every column. The
+   * resolvers set it from the operation's selection (schema/node-options.ts): the records are then
+   * partial, fit for the fields of that operation alone.
    */
   columns?: SelectedColumns | null | undefined;
 }
@@ -288,8 +288,8 @@ export class CalendarReader {
     const eventNumbers = [...new Set(refs.map((r) => r.event))];
     // The events' statement checks the data version for both (the dates' may not run at all).
     const [events, occurrences] = await Promise.all([
-      columns ? selectedEventRecordsAt(this.db, snapshot, eventNumbers, columns.event) : eventRecordsAt(this.db, snapshot, eventNumbers),
-      columns ? selectedDateRecordsAt(this.db, snapshot, [...dates], columns.date) : dateRecordsAt(this.db, snapshot, [...dates]),
+      eventRecordsAt(this.db, snapshot, eventNumbers, columns ? columns.event : null),
+      dateRecordsAt(this.db, snapshot, [...dates], columns ? columns.date : null),
     ]);
     const nodes: CalendarNode[] = [];
     refs.forEach((ref, i) => {

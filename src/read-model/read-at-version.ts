@@ -22,7 +22,7 @@ export class ReadReplicaBehind extends Error {
 }
 
 /**
- * Runs `read` (a statement that returns `calendar_state.version` on every row, see page-records.ts)
+ * Runs `read` (a statement that returns `calendar_state.version` on every row, see record-statements.ts)
  * and returns its rows when they are of the snapshot's version. A newer version means an import
  * landed: DataVersionMoved, and the request starts over on a newer snapshot. An older one can only
  * come from a replica behind the one the snapshot was read from: the statement is read again, with

@@ -1,0 +1,65 @@
+import { sql, type Compilable, type Kysely } from 'kysely';
+import type { Database, OccurrenceRow } from '../db/database.js';
+import { DATE_CANCELLED, DATE_NO_END, DATE_SOLD_OUT, type CalendarSnapshot } from './calendar-snapshot.js';
+import type { DateColumn } from './date-columns.js';
+import { RecordStatements } from './record-statements.js';
+
+/** A row of the dates' statements: the data version, the date's id (null: none matched), the columns read. */
+type DateRow = Partial<Pick<OccurrenceRow, DateColumn>> & { version: string | number | null; id: string | number | null };
+
+/** The statements reading dates: their id and the columns asked, or (null) every column. */
+const dateStatements = new RecordStatements<DateColumn, DateRow>((db, columns) => {
+  const dates = db
+    .selectFrom('calendar_state as cs')
+    .leftJoin('occurrences as o', (join) => join.on(sql<boolean>`o.id = any(${[] as string[]}::bigint[])`))
+    .select('cs.version');
+  return (columns === null ? dates.selectAll('o') : dates.select('o.id').select(columns.map((column) => `o.${column}` as const))) as Compilable<DateRow>;
+});
+
+/**
+ * Dates by snapshot date index, as of the snapshot's version: every column (`columns` null), or the
+ * snapshot's columns (id, start, end, venue, cancelled, sold out) with the given ones read from the
+ * database; without columns, no statement at all. With columns, the records are partial on purpose:
+ * fit for the fields of the operation the columns were chosen for (`dateColumnsFor`) and nothing
+ * else. The caller reads the events of these dates in the same wave, a statement that checks the
+ * version (a date read alone would not be).
+ */
+export async function dateRecordsAt(
+  db: Kysely<Database>,
+  snapshot: CalendarSnapshot,
+  dates: readonly number[],
+  columns: readonly DateColumn[] | null,
+): Promise<Map<number, OccurrenceRow>> {
+  const records = new Map<number, OccurrenceRow>();
+  if (dates.length === 0) return records;
+  const { dateId } = snapshot;
+  if (columns !== null && columns.length === 0) {
+    for (const d of dates) records.set(d, withSnapshotFields(snapshot, {}, d));
+    return records;
+  }
+  const ids = dates.map((d) => String(dateId[d]!));
+  const rows = await dateStatements.readAt(db, snapshot, ids, columns);
+  const byId = new Map<number, number>(dates.map((d) => [dateId[d]!, d]));
+  for (const row of rows) {
+    if (row.id == null) continue;
+    const date = byId.get(Number(row.id));
+    if (date === undefined) continue;
+    // The row itself becomes the record (its `version` left on it, unread): no copy per date.
+    records.set(date, columns === null ? (row as unknown as OccurrenceRow) : withSnapshotFields(snapshot, row, date));
+  }
+  return records;
+}
+
+/** `record` with the snapshot's columns of date `d` written onto it. */
+function withSnapshotFields(snapshot: CalendarSnapshot, record: Record<string, unknown>, d: number): OccurrenceRow {
+  const venue = snapshot.dateVenue[d]!;
+  const flags = snapshot.dateFlags[d]!;
+  record['id'] = String(snapshot.dateId[d]!);
+  // Read as epoch milliseconds in float8: rounded back to the whole millisecond stored.
+  record['start_at'] = new Date(Math.round(snapshot.dateStart[d]!));
+  record['end_at'] = (flags & DATE_NO_END) !== 0 ? null : new Date(Math.round(snapshot.dateEnds[d]!));
+  record['venue_id'] = venue >= 0 ? snapshot.venueIds[venue]! : null;
+  record['cancelled'] = (flags & DATE_CANCELLED) !== 0;
+  record['sold_out'] = (flags & DATE_SOLD_OUT) !== 0;
+  return record as unknown as OccurrenceRow;
+}

@@ -1,0 +1,68 @@
+import { sql, type Compilable, type Kysely } from 'kysely';
+import type { Database, EventFields, EventRecord } from '../db/database.js';
+import type { CalendarSnapshot } from './calendar-snapshot.js';
+import type { EventColumn } from './event-columns.js';
+import { RecordStatements } from './record-statements.js';
+
+/** Every column of `events` but `search_text` (the descriptions again, folded): never shown. */
+const EVENT_FIELDS = [
+  'id', 'slug', 'title_nb', 'title_en', 'desc_nb', 'desc_en', 'mode', 'tags', 'venue_id', 'is_super_event',
+  'super_event_id', 'featured', 'featured_special_event', 'tickets_information', 'tickets_url', 'prices', 'images',
+  'event_cancelled', 'event_sold_out', 'minimum_age', 'maximum_age', 'age_restriction', 'cancellation_period', 'views',
+  'publishing_date', 'tickets_from_date', 'created_at', 'updated_at', 'registration_enabled', 'available_tickets',
+  'active_tickets', 'max_booking_date', 'max_booking_time', 'payment_method', 'last_ends_at',
+] as const satisfies readonly (keyof EventFields)[];
+
+// Fails to compile when a column is added to `events` but not to the list above.
+type MissingEventFields = Exclude<keyof EventFields, (typeof EVENT_FIELDS)[number]>;
+const everyEventField: [MissingEventFields] extends [never] ? true : MissingEventFields = true;
+void everyEventField;
+
+/** A row of the events' statements: the data version, the event's id (null: none matched), the columns read. */
+export type EventRow = { version: string | null; id: string | null } & Partial<Omit<EventFields, 'id'>>;
+
+/** The statements reading events, of the columns asked (null: EVENT_FIELDS). */
+export const eventStatements = new RecordStatements<EventColumn, EventRow>(
+  (db, columns) =>
+    db
+      .selectFrom('calendar_state as cs')
+      .leftJoin('events as e', (join) => join.on(sql<boolean>`e.id = any(${[] as string[]}::text[])`))
+      .select('cs.version')
+      .select((columns ?? EVENT_FIELDS).map((column) => `e.${column}` as const)) as Compilable<EventRow>,
+);
+
+/**
+ * Events by snapshot number, as of the snapshot's version: the given columns (null: every column but
+ * `search_text`), and their category and organizer ids from the snapshot. With columns, the records
+ * are partial on purpose: only the fields whose columns were read may be resolved, which is what
+ * `eventColumnsFor` guarantees for the operation being executed.
+ */
+export async function eventRecordsAt(
+  db: Kysely<Database>,
+  snapshot: CalendarSnapshot,
+  events: readonly number[],
+  columns: readonly EventColumn[] | null,
+): Promise<Map<number, EventRecord>> {
+  const records = new Map<number, EventRecord>();
+  if (events.length === 0) return records;
+  const ids = events.map((e) => snapshot.eventIds[e]!);
+  const rows = await eventStatements.readAt(db, snapshot, ids, columns);
+  const eventById = new Map(events.map((e) => [snapshot.eventIds[e]!, e]));
+  const { eventCategories, eventOrganizers, categoryIds, organizerIds } = snapshot;
+  for (const row of rows) {
+    if (row.id == null) continue;
+    const event = eventById.get(row.id);
+    if (event === undefined) continue;
+    const categories: string[] = [];
+    for (let k = eventCategories.offsets[event]!; k < eventCategories.offsets[event + 1]!; k++) categories.push(categoryIds[eventCategories.values[k]!]!);
+    const organizers: string[] = [];
+    for (let k = eventOrganizers.offsets[event]!; k < eventOrganizers.offsets[event + 1]!; k++) organizers.push(organizerIds[eventOrganizers.values[k]!]!);
+    // The row itself becomes the record (its `version` left on it, unread): a copy of each of a
+    // thousand rows would be as many objects more for the young generation to collect.
+    const record = row as unknown as EventRecord;
+    record.category_ids = categories;
+    record.organizer_ids = organizers;
+    records.set(event, record);
+  }
+  return records;
+}
