@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Database } from '../db/database.js';
 import type { CalendarPart } from './calendar-parts.js';
 import { detachedString } from './detached-string.js';
-import { WRITE_BATCH, type CalendarWriter, type CheckedEvent, type FileRest } from './calendar-writer.js';
+import type { CalendarWriter, CheckedEvent, FileRest } from './calendar-writer.js';
 import {
   calendarFileSections,
   type CalendarApiKey,
@@ -14,6 +14,7 @@ import {
   type CalendarVenue,
 } from './import-format.js';
 import { formatIssue, formatPath, ImportProblems, ImportValidationError, isSectionName, issueMessage, SECTION_NAMES, type SectionName } from './import-problems.js';
+import { WRITE_BATCH } from './write-batch.js';
 
 /*
  * The checks of docs/import-format.md ("Loading", step 1), made while the file streams past.
@@ -233,6 +234,13 @@ export async function readStartState(trx: Transaction<Database>): Promise<StartS
   };
 }
 
+export interface CalendarLoaderOptions {
+  /** `--replace`: stored events the file does not list are removed (and give up their slugs). */
+  replace: boolean;
+  /** Told the length of the events list when it begins, when the source knows it ahead (progress). */
+  onEventsList?: ((length: number | undefined) => void) | undefined;
+}
+
 /**
  * Takes a calendar part by part (the order of its top-level keys is free), checks each record as
  * it comes, and hands what passed to the writer batch by batch. At the first problem it stops
@@ -268,13 +276,16 @@ export class CalendarLoader {
   private readonly organizerNames = new Ordinals();
   private readonly openOrganizers = new Triples();
   private readonly openSuperEvents: { index: number; id: string; stored: boolean }[] = [];
+  private readonly replace: boolean;
 
   constructor(
     private readonly trx: Transaction<Database>,
     private readonly start: StartState,
     private readonly writer: CalendarWriter,
-    private readonly replace: boolean,
-  ) {}
+    private readonly options: CalendarLoaderOptions,
+  ) {
+    this.replace = options.replace;
+  }
 
   async take(part: CalendarPart): Promise<void> {
     switch (part.kind) {
@@ -310,7 +321,7 @@ export class CalendarLoader {
     if (part.kind === 'list') {
       this.current = key;
       this.index = 0;
-      if (key === 'events') this.writer.eventsTotal = part.length;
+      if (key === 'events') this.options.onEventsList?.(part.length);
     } else {
       if (part.kind === 'value') {
         this.problems.add(`${key}: expected a list, got ${part.description}`, { section: key });
@@ -373,7 +384,7 @@ export class CalendarLoader {
    * database waits for all writes first: reads share the transaction's connection.)
    */
   private async flush(section: RecordTable): Promise<void> {
-    const before = this.writer.tail();
+    const before = this.writer.barrier();
     if (section === 'events') await this.flushEvents();
     else if (section === 'venues') {
       const items = await this.flushCatalogue(this.venues);
@@ -404,7 +415,7 @@ export class CalendarLoader {
     section.registerIds(items, this.problems);
     if (this.start.heldRows[section.name]) {
       const slugs = items.flatMap((i) => (i.record ? [text(i.record, 'slug')].filter((s): s is string => s !== undefined) : []));
-      await this.writer.idle();
+      await this.writer.barrier();
       section.learnHolders(await this.idsAndSlugs(section.name, [], slugs));
     }
     section.checkSlugs(items, true, this.problems);
@@ -417,7 +428,7 @@ export class CalendarLoader {
     if (asked.length === 0) return;
     const found = new Set<string>();
     if (this.start.heldRows[table]) {
-      await this.writer.idle();
+      await this.writer.barrier();
       const rows = await this.trx.selectFrom(table).select('id').where(sql<boolean>`id = any(${asked}::text[])`).execute();
       for (const row of rows) found.add(row.id);
     }
@@ -437,7 +448,7 @@ export class CalendarLoader {
       const ids = withRecord.map((i) => text(i.record, 'id')).filter((id): id is string => id !== undefined);
       const superEvents = withRecord.map((i) => text(i.record, 'superEvent')).filter((id): id is string => id !== undefined && !events.has(id));
       const slugs = withRecord.map((i) => text(i.record, 'slug')).filter((s): s is string => s !== undefined);
-      await this.writer.idle();
+      await this.writer.barrier();
       const rows = await this.idsAndSlugs('events', [...ids, ...superEvents], slugs);
       // Rows the file wrote before this batch are the file's own; any other row was there before.
       for (const row of rows) if (!events.has(row.id) || (events.firstIndex.get(row.id) ?? -1) >= (items[0]?.index ?? 0)) stored.add(row.id);
