@@ -2,13 +2,17 @@ import { announceDataVersion } from '../read-model/read-model.js';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { nextDataVersion } from '../db/repositories/event-changes.js';
-import { CalendarLoader, readStartState } from './calendar-loader.js';
+import { CalendarLoader } from './calendar-loader.js';
 import { calendarParts, type CalendarParts } from './calendar-parts.js';
-import { CalendarWriter, type ImportProgress, type ImportSummary } from './calendar-writer.js';
+import { CalendarWriter, type ImportSummary } from './calendar-writer.js';
 import { forgetImportTimestamps } from './import-format.js';
+import { readStartState } from './read-start-state.js';
 
-export type { ImportProgress, ImportSummary } from './calendar-writer.js';
+export type { ImportSummary } from './calendar-writer.js';
 export { ImportValidationError } from './import-problems.js';
+
+/** Called after each batch of events is written; `total` when the source knows it ahead. */
+export type ImportProgress = (done: number, total: number | undefined) => void;
 
 export interface ImportOptions {
   /** Remove the events the file does not list. @default false */
@@ -55,8 +59,16 @@ export async function importCalendarParts(db: Kysely<Database>, parts: CalendarP
       await sql`select pg_advisory_xact_lock(hashtext('calendar import ' || current_schema()))`.execute(trx);
       const start = await readStartState(trx);
       const changeVersion = await nextDataVersion(trx);
-      const writer = new CalendarWriter(trx, { heldRows: start.heldRows, replace, onProgress: options.onProgress, changeVersion });
-      const loader = new CalendarLoader(trx, start, writer, replace);
+      const { onProgress } = options;
+      // The events list tells its length (when the source knows it ahead) only once it begins.
+      let eventsTotal: number | undefined;
+      const writer = new CalendarWriter(trx, {
+        heldRows: start.heldRows,
+        replace,
+        changeVersion,
+        onEventsWritten: onProgress && ((written) => onProgress(written, eventsTotal)),
+      });
+      const loader = new CalendarLoader(trx, start, writer, { replace, onEventsList: (length) => (eventsTotal = length) });
       try {
         for await (const part of parts) await loader.take(part);
         return await writer.finish(loader.end());

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { detachedString } from './detached-string.js';
 import { calendarFileSections } from './import-format.js';
 
@@ -87,12 +86,6 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out || '(root)';
 }
 
-export function formatIssue(prefix: readonly PropertyKey[], issue: z.core.$ZodIssue): string[] {
-  const path = [...prefix, ...issue.path];
-  if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${formatPath([...path, key])}: unknown key`);
-  return [`${formatPath(path)}: ${issue.message}`];
-}
-
 /** A value as a problem line names it: `the string "…"`, `a list`, `number 3`. */
 export function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -100,33 +93,4 @@ export function describe(value: unknown): string {
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   if (typeof value === 'object') return 'an object';
   return typeof value === 'number' || typeof value === 'boolean' ? `${typeof value} ${String(value)}` : typeof value;
-}
-
-const EXPECTED: Record<string, string> = {
-  string: 'a string',
-  number: 'a number',
-  int: 'an integer',
-  boolean: 'true or false',
-  array: 'a list',
-  object: 'an object',
-};
-
-/** Messages for the issues zod words generically; schema-specific messages take precedence. */
-export function issueMessage(issue: z.core.$ZodRawIssue): string | undefined {
-  switch (issue.code) {
-    case 'invalid_type':
-      if (issue.input === undefined) return 'is required';
-      return `expected ${EXPECTED[issue.expected] ?? issue.expected}, got ${describe(issue.input)}`;
-    case 'invalid_value':
-      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describe(issue.input)}`;
-    case 'too_small':
-      if (issue.origin === 'string' && Number(issue.minimum) === 1) return 'must not be empty';
-      if (issue.origin === 'number' || issue.origin === 'int') return `must be at least ${String(issue.minimum)}`;
-      return undefined;
-    case 'too_big':
-      if (issue.origin === 'number' || issue.origin === 'int') return `must be at most ${String(issue.maximum)}`;
-      return undefined;
-    default:
-      return undefined;
-  }
 }

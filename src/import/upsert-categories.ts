@@ -1,0 +1,39 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/database.js';
+import { fromExcluded } from './from-excluded.js';
+import type { CalendarCategory } from './import-format.js';
+import { statementBatches } from './statement-batches.js';
+
+/** Parents before children, so each batch's foreign keys resolve. */
+function parentsFirst(categories: readonly CalendarCategory[]): CalendarCategory[] {
+  const byId = new Map(categories.map((c) => [c.id, c]));
+  const depth = (c: CalendarCategory): number => {
+    let d = 0;
+    for (let p = c.parent; p !== null && d <= byId.size; p = byId.get(p)?.parent ?? null) d++;
+    return d;
+  };
+  return categories.map((c) => ({ c, d: depth(c) })).sort((a, b) => a.d - b.d).map((x) => x.c);
+}
+
+/** Writes categories by id; few, but still batched. Their position is their order in the file. */
+export async function upsertCategories(trx: Transaction<Database>, categories: readonly CalendarCategory[]): Promise<void> {
+  const position = new Map(categories.map((c, i) => [c.id, i]));
+  for (const batch of statementBatches(parentsFirst(categories), 8)) {
+    await trx
+      .insertInto('categories')
+      .values(
+        batch.map((c) => ({
+          id: c.id,
+          name_nb: c.name_nb,
+          name_en: c.name_en,
+          slug_nb: c.slug_nb,
+          slug_en: c.slug_en,
+          visible: c.visible,
+          parent_id: c.parent,
+          position: position.get(c.id) ?? 0,
+        })),
+      )
+      .onConflict((oc) => oc.column('id').doUpdateSet(fromExcluded(['name_nb', 'name_en', 'slug_nb', 'slug_en', 'visible', 'parent_id', 'position'])))
+      .execute();
+  }
+}
