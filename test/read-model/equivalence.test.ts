@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
+import { generateDemoCalendar } from '../../src/demo/demo-calendar.js';
 import { parseDateArgument } from '../../src/domain/oslo-time.js';
 import { searchWords } from '../../src/domain/search-term.js';
-import { generateDemoCalendar } from '../../src/import/demo-calendar.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { createGraphQLRunner, type RunOperation } from '../support/graphql-runner.js';
 import { referenceFacets, referenceNodes, referenceWhenWindow, type ReferenceFilter } from '../support/reference-events.js';

@@ -1,7 +1,7 @@
 import type { EventResolvers } from '../../../generated/resolvers-types.js';
+import { resolveDemoPictureUrl } from '../../demo/demo-picture-path.js';
 import { eventJsonLd, jsonLdText } from '../../domain/event-json-ld.js';
 import { invalidArguments } from '../errors.js';
-import { resolveDemoPictureUrl } from '../../import/demo-picture-path.js';
 import type { ResolvedEventField } from '../event-node.js';
 import { publicBaseUrlOf } from '../public-base-url-context.js';
 

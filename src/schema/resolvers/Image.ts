@@ -1,5 +1,5 @@
 import type { ImageResolvers } from '../../../generated/resolvers-types.js';
-import { resolveDemoPictureUrl } from '../../import/demo-picture-path.js';
+import { resolveDemoPictureUrl } from '../../demo/demo-picture-path.js';
 import { publicBaseUrlOf } from '../public-base-url-context.js';
 
 export const Image: ImageResolvers = {

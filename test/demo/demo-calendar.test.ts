@@ -1,11 +1,11 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createHash } from 'node:crypto';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
-import { demoCalendar, generateDemoCalendar } from '../../src/import/demo-calendar.js';
+import { demoCalendar, generateDemoCalendar } from '../../src/demo/demo-calendar.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { importFormat, type CalendarFile } from '../../src/import/import-format.js';
-import { parseDemoPicturePath } from '../../src/import/demo-picture-path.js';
-import { seedDemoCalendarIfEmpty } from '../../src/import/seed-if-empty.js';
+import { parseDemoPicturePath } from '../../src/demo/demo-picture-path.js';
+import { seedDemoCalendarIfEmpty } from '../../src/demo/seed-if-empty.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 
 const TODAY = new Date('2026-03-25T12:00:00+01:00');

@@ -10,7 +10,7 @@ import type {
   CalendarOrganizer,
   CalendarPrice,
   CalendarVenue,
-} from './import-format.js';
+} from '../import/import-format.js';
 import { mulberry32 } from './seeded-random.js';
 
 export interface DemoCalendarOptions {
