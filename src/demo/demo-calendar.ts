@@ -1,17 +1,13 @@
-import { DateTime } from 'luxon';
-import { OSLO_ZONE_NAME } from '../domain/oslo-time.js';
-import { DEMO_PICTURE_MOTIFS, demoPicturePath, type DemoPictureMotif } from './demo-picture-path.js';
-import type {
-  CalendarCategory,
-  CalendarEvent,
-  CalendarEventDate,
-  CalendarFile,
-  CalendarImage,
-  CalendarOrganizer,
-  CalendarPrice,
-  CalendarVenue,
-} from '../import/import-format.js';
-import { mulberry32 } from './seeded-random.js';
+import type { CalendarCategory, CalendarEvent, CalendarEventDate, CalendarFile, CalendarOrganizer, CalendarVenue } from '../import/import-format.js';
+import { demoCategories } from './demo-categories.js';
+import { demoImages } from './demo-images.js';
+import { demoHosts, type DemoHost } from './demo-hosts.js';
+import { demoPrices, MESSY_PRICES } from './demo-prices.js';
+import { CLASSICAL_WORKS, FESTIVAL_THEME, FESTIVALS, JAZZ_ARTISTS, THEME_WEIGHTS, themeOf, titleFor, type Pair, type Theme } from './demo-themes.js';
+import { demoPlaces, MUNICIPALITY_WEIGHTS, type DemoPlace, type Municipality } from './demo-places.js';
+import { h, OsloDays, wallClockTime } from './oslo-days.js';
+import { SeededRandom } from './seeded-random.js';
+import { slugify } from './slugify.js';
 
 export interface DemoCalendarOptions {
   /** Number of events (festival programmes included). */
@@ -22,561 +18,11 @@ export interface DemoCalendarOptions {
   today: Date;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Randomness: a seeded PRNG, so the demo calendar is reproducible (never Math.random).
-
-
-class Random {
-  private readonly next: () => number;
-
-  constructor(seed: number) {
-    this.next = mulberry32(seed);
-  }
-
-  /** Integer in [min, max], both included. */
-  int(min: number, max: number): number {
-    return min + Math.floor(this.next() * (max - min + 1));
-  }
-
-  chance(probability: number): boolean {
-    return this.next() < probability;
-  }
-
-  pick<T>(items: readonly T[]): T {
-    const item = items[Math.floor(this.next() * items.length)];
-    if (item === undefined) throw new Error('pick from an empty list');
-    return item;
-  }
-
-  weighted<T>(items: readonly (readonly [T, number])[]): T {
-    const total = items.reduce((sum, [, weight]) => sum + weight, 0);
-    let roll = this.next() * total;
-    for (const [item, weight] of items) {
-      roll -= weight;
-      if (roll < 0) return item;
-    }
-    return this.pick(items)[0];
-  }
-
-  /** Up to `count` distinct items, in random order. */
-  sample<T>(items: readonly T[], count: number): T[] {
-    const pool = [...items];
-    const out: T[] = [];
-    while (out.length < count && pool.length > 0) out.push(pool.splice(Math.floor(this.next() * pool.length), 1)[0] as T);
-    return out;
-  }
-
-  /** 0..1 with two decimals. */
-  fraction(): number {
-    return Math.round(this.next() * 100) / 100;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Oslo wall-clock times → timestamps with the offset in force (+01:00 winter, +02:00 summer).
-
-class OsloDays {
-  private readonly first: DateTime;
-  private readonly days = new Map<number, { date: string; offset: string | null }>();
-  private readonly hours = new Map<number, string>();
-
-  constructor(today: Date) {
-    this.first = DateTime.fromJSDate(today, { zone: OSLO_ZONE_NAME }).startOf('day');
-  }
-
-  /** `day` counts from today; `minute` is the wall-clock minute of that day and may run past midnight. */
-  stamp(day: number, minute: number): string {
-    const dayIndex = day + Math.floor(minute / 1440);
-    const minuteOfDay = ((minute % 1440) + 1440) % 1440;
-    const hour = Math.floor(minuteOfDay / 60);
-    const reading = this.day(dayIndex);
-    // The offset only changes on the two transition days a year; only those are read hour by hour.
-    const offset = reading.offset ?? this.hourOffset(dayIndex, hour);
-    const hh = String(hour).padStart(2, '0');
-    const mm = String(minuteOfDay % 60).padStart(2, '0');
-    return `${reading.date}T${hh}:${mm}:00${offset}`;
-  }
-
-  /** `YYYY-MM-DD` of a day counted from today. */
-  date(day: number): string {
-    return this.day(day).date;
-  }
-
-  private day(dayIndex: number): { date: string; offset: string | null } {
-    let reading = this.days.get(dayIndex);
-    if (!reading) {
-      const start = this.first.plus({ days: dayIndex });
-      const startOffset = start.toFormat('ZZ');
-      const endOffset = start.endOf('day').toFormat('ZZ');
-      reading = { date: start.toFormat('yyyy-MM-dd'), offset: startOffset === endOffset ? startOffset : null };
-      this.days.set(dayIndex, reading);
-    }
-    return reading;
-  }
-
-  private hourOffset(dayIndex: number, hour: number): string {
-    const key = dayIndex * 24 + hour;
-    let offset = this.hours.get(key);
-    if (offset === undefined) {
-      offset = this.first.plus({ days: dayIndex }).set({ hour }).toFormat('ZZ');
-      this.hours.set(key, offset);
-    }
-    return offset;
-  }
-}
-
-function clock(minute: number): string {
-  const m = ((minute % 1440) + 1440) % 1440;
-  return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
-}
-
-const h = (hour: number, minute = 0): number => hour * 60 + minute;
-
-// ---------------------------------------------------------------------------------------------
-// The catalogue: categories, venues, organizers.
-
-const CATEGORY_ROWS: [id: string, nameNb: string, nameEn: string, slugNb: string, slugEn: string][] = [
-  ['FAMILY', 'Barn / familie', 'Children / family', 'barn-familie', 'children-family'],
-  ['DANCE', 'Dans', 'Dance', 'dans', 'dance'],
-  ['FESTIVAL', 'Festival', 'Festival', 'festival', 'festival'],
-  ['MOVIES', 'Film', 'Film', 'film', 'movies'],
-  ['CONCERT', 'Konsert', 'Concert', 'konsert', 'concert'],
-  ['COURSE', 'Kurs / workshop', 'Courses / workshops', 'kurs-workshop', 'courses-workshops'],
-  ['LITERATURE', 'Litteratur', 'Literature', 'litteratur', 'literature'],
-  ['MARKET', 'Marked / messer', 'Markets / fairs', 'marked-messer', 'markets-fairs'],
-  ['FOOD_DRINKS', 'Mat og drikke', 'Food and drinks', 'mat-og-drikke', 'food-and-drinks'],
-  ['MUSEUM', 'Museum', 'Museum', 'museum', 'museum'],
-  ['GUIDED_TOUR', 'Omvisning', 'Guided tour', 'omvisning', 'guided-tour'],
-  ['QUIZ', 'Quiz', 'Quiz', 'quiz', 'quiz'],
-  ['DEBATE', 'Samtale / foredrag', 'Talks / lectures', 'samtale-foredrag', 'talks-lectures'],
-  ['SOCIAL', 'Sosialt', 'Social', 'sosialt', 'social'],
-  ['GAMES', 'Spill / gaming', 'Games / gaming', 'spill-gaming', 'games-gaming'],
-  ['SPORT', 'Sport / friluftsliv', 'Sports / outdoors', 'sport-friluftsliv', 'sports-outdoors'],
-  ['THEATER', 'Teater / show', 'Theater / show', 'teater-show', 'theater-show'],
-  ['EXHIBITION', 'Utstilling', 'Exhibition', 'utstilling', 'exhibition'],
-  ['TECHNOLOGY', 'Vitenskap / teknologi', 'Science / technology', 'vitenskap-teknologi', 'science-technology'],
-];
-
-function categories(): CalendarCategory[] {
-  const visible = CATEGORY_ROWS.map(([id, name_nb, name_en, slug_nb, slug_en]): CalendarCategory => ({
-    id,
-    name_nb,
-    name_en,
-    slug_nb,
-    slug_en,
-    visible: true,
-    parent: null,
-  }));
-  return [
-    ...visible,
-    { id: 'JAZZ', name_nb: 'Jazz', name_en: 'Jazz', slug_nb: 'jazz', slug_en: 'jazz', visible: true, parent: 'CONCERT' },
-    { id: 'CLASSICAL', name_nb: 'Klassisk', name_en: 'Classical', slug_nb: 'klassisk', slug_en: 'classical', visible: true, parent: 'CONCERT' },
-    // Used by the editors to mark events for partners; never shown in the category list.
-    { id: 'INTERNAL', name_nb: 'Internt', name_en: 'Internal', slug_nb: 'internt', slug_en: 'internal', visible: false, parent: null },
-  ];
-}
-
-type Municipality = 'Oslo' | 'Bergen' | 'Trondheim' | 'Tromsø' | 'Bodø' | 'Lillehammer';
-/** What kind of place a venue is, so that a quiz lands in a pub and not in a cathedral. */
-type VenueType = 'hall' | 'club' | 'church' | 'library' | 'museum' | 'outdoor' | 'community' | 'arena';
-
-const VENUE_ROWS: [slug: string, name: string, address: string, postalCode: string, municipality: Municipality, lat: number, lon: number, type: VenueType][] = [
-  ['sentrum-scene', 'Sentrum Scene', 'Arbeidersamfunnets plass 1', '0181', 'Oslo', 59.9155, 10.7517, 'club'],
-  ['rockefeller', 'Rockefeller Music Hall', 'Torggata 16', '0181', 'Oslo', 59.9163, 10.7497, 'club'],
-  ['blaa', 'Blå', 'Brenneriveien 9C', '0182', 'Oslo', 59.9201, 10.7526, 'club'],
-  ['kulturkirken-jakob', 'Kulturkirken Jakob', 'Hausmanns gate 14', '0182', 'Oslo', 59.9178, 10.753, 'church'],
-  ['litteraturhuset', 'Litteraturhuset', 'Wergelands vei 29', '0167', 'Oslo', 59.922, 10.7334, 'library'],
-  ['deichman-bjorvika', 'Deichman Bjørvika', 'Anne-Cath. Vestlys plass 1', '0150', 'Oslo', 59.9087, 10.7527, 'library'],
-  ['operaen', 'Den Norske Opera & Ballett', 'Kirsten Flagstads plass 1', '0150', 'Oslo', 59.9075, 10.7531, 'hall'],
-  ['oslo-konserthus', 'Oslo Konserthus', 'Munkedamsveien 14', '0115', 'Oslo', 59.914, 10.7303, 'hall'],
-  ['munch', 'MUNCH', 'Edvard Munchs plass 1', '0194', 'Oslo', 59.906, 10.7555, 'museum'],
-  ['chateau-neuf', 'Chateau Neuf', 'Slemdalsveien 7', '0369', 'Oslo', 59.93, 10.716, 'club'],
-  ['frognerparken', 'Frognerparken', 'Kirkeveien 21', '0268', 'Oslo', 59.927, 10.7003, 'outdoor'],
-  ['toyen-kulturhus', 'Tøyen kulturhus', 'Hagegata 22', '0653', 'Oslo', 59.9145, 10.7748, 'community'],
-  ['grieghallen', 'Grieghallen', 'Edvard Griegs plass 1', '5015', 'Bergen', 60.3887, 5.329, 'hall'],
-  ['usf-verftet', 'USF Verftet', 'Georgernes Verft 12', '5011', 'Bergen', 60.3999, 5.3066, 'club'],
-  ['den-nationale-scene', 'Den Nationale Scene', 'Engen 1', '5011', 'Bergen', 60.3918, 5.3196, 'hall'],
-  ['bergen-bibliotek', 'Bergen Offentlige Bibliotek', 'Strømgaten 6', '5015', 'Bergen', 60.3903, 5.3317, 'library'],
-  ['kode', 'KODE Kunstmuseene', 'Rasmus Meyers allé 3', '5015', 'Bergen', 60.3889, 5.3259, 'museum'],
-  ['bryggens-museum', 'Bryggens Museum', 'Dreggsallmenningen 3', '5003', 'Bergen', 60.3985, 5.3228, 'museum'],
-  ['floeien', 'Fløien Folkerestaurant', 'Fløyfjellet 2', '5014', 'Bergen', 60.3948, 5.3436, 'outdoor'],
-  ['olavshallen', 'Olavshallen', 'Kjøpmannsgata 44', '7011', 'Trondheim', 63.4337, 10.4034, 'hall'],
-  ['trondelag-teater', 'Trøndelag Teater', 'Prinsens gate 18', '7012', 'Trondheim', 63.4299, 10.3937, 'hall'],
-  ['rockheim', 'Rockheim', 'Brattørkaia 14', '7010', 'Trondheim', 63.4399, 10.4026, 'museum'],
-  ['studentersamfundet', 'Studentersamfundet', 'Elgeseter gate 1', '7030', 'Trondheim', 63.4225, 10.395, 'club'],
-  ['nidarosdomen', 'Nidarosdomen', 'Kongsgårdsgata 2', '7013', 'Trondheim', 63.4269, 10.3969, 'church'],
-  ['vitensenteret', 'Vitensenteret Trondheim', 'Kongens gate 1', '7011', 'Trondheim', 63.4305, 10.3956, 'museum'],
-  ['byscenen', 'Byscenen', 'Kjøpmannsgata 46', '7011', 'Trondheim', 63.4342, 10.4036, 'club'],
-  ['kulturhuset-tromso', 'Kulturhuset Tromsø', 'Grønnegata 87', '9008', 'Tromsø', 69.6505, 18.9566, 'hall'],
-  ['ishavskatedralen', 'Ishavskatedralen', 'Hans Nilsens vei 41', '9020', 'Tromsø', 69.6479, 18.9871, 'church'],
-  ['polaria', 'Polaria', 'Hjalmar Johansens gate 12', '9007', 'Tromsø', 69.6433, 18.9483, 'museum'],
-  ['verdensteatret', 'Verdensteatret', 'Storgata 93B', '9008', 'Tromsø', 69.651, 18.9551, 'hall'],
-  ['driv', 'Driv', 'Søndre Tollbodgate 3B', '9008', 'Tromsø', 69.6475, 18.9588, 'club'],
-  ['perspektivet', 'Perspektivet Museum', 'Storgata 95', '9008', 'Tromsø', 69.6513, 18.9551, 'museum'],
-  ['stormen-konserthus', 'Stormen konserthus', 'Sjøgata 12', '8006', 'Bodø', 67.2845, 14.3786, 'hall'],
-  ['stormen-bibliotek', 'Stormen bibliotek', 'Storgata 14', '8006', 'Bodø', 67.2841, 14.3799, 'library'],
-  ['luftfartsmuseet', 'Norsk Luftfartsmuseum', 'Olav V gate 56', '8004', 'Bodø', 67.2757, 14.3931, 'museum'],
-  ['bodo-domkirke', 'Bodø domkirke', 'Kongens gate 15', '8006', 'Bodø', 67.2825, 14.3826, 'church'],
-  ['maihaugen', 'Maihaugen', 'Maihaugvegen 1', '2609', 'Lillehammer', 61.1089, 10.4843, 'museum'],
-  ['lillehammer-kunstmuseum', 'Lillehammer Kunstmuseum', 'Stortorget 2', '2609', 'Lillehammer', 61.1149, 10.4646, 'museum'],
-  ['kulturhuset-banken', 'Kulturhuset Banken', 'Kirkegata 41', '2609', 'Lillehammer', 61.116, 10.4652, 'community'],
-  ['hakons-hall', 'Håkons Hall', 'Nordsetervegen 45', '2618', 'Lillehammer', 61.1244, 10.4851, 'arena'],
-];
-
-const ORGANIZER_ROWS: [slug: string, name: string, municipality: Municipality, hasWebsite: boolean, categories: string[]][] = [
-  ['oslo-jazzforum', 'Oslo Jazzforum', 'Oslo', true, ['CONCERT']],
-  ['litteraturhuset-i-oslo', 'Litteraturhuset i Oslo', 'Oslo', true, ['LITERATURE', 'DEBATE']],
-  ['deichman', 'Deichman', 'Oslo', true, ['LITERATURE', 'FAMILY', 'COURSE', 'GAMES', 'TECHNOLOGY', 'DEBATE', 'SOCIAL']],
-  ['grunerlokka-kulturforening', 'Grünerløkka Kulturforening', 'Oslo', false, ['SOCIAL', 'MARKET', 'FOOD_DRINKS', 'CONCERT', 'FESTIVAL']],
-  ['toyen-quizlag', 'Tøyen Quizlag', 'Oslo', false, ['QUIZ']],
-  ['terningkast-brettspillkafe', 'Terningkast brettspillkafé', 'Oslo', true, ['GAMES']],
-  ['oslo-filmklubb', 'Oslo Filmklubb', 'Oslo', true, ['MOVIES']],
-  ['sagene-dansestudio', 'Sagene Dansestudio', 'Oslo', true, ['DANCE', 'COURSE']],
-  ['bergen-filharmoniske', 'Bergen Filharmoniske Orkester', 'Bergen', true, ['CONCERT']],
-  ['bergen-kunstforening', 'Bergen Kunstforening', 'Bergen', true, ['EXHIBITION', 'GUIDED_TOUR']],
-  ['bryggen-matforum', 'Bryggen Matforum', 'Bergen', false, ['FOOD_DRINKS', 'MARKET', 'FESTIVAL']],
-  ['bergen-turlag', 'Bergen Turlag', 'Bergen', true, ['SPORT']],
-  ['bjorgvin-bokklubb', 'Bjørgvin Bokklubb', 'Bergen', false, ['LITERATURE', 'DEBATE', 'SOCIAL']],
-  ['trondheim-jazzorkester', 'Trondheim Jazzorkester', 'Trondheim', true, ['CONCERT']],
-  ['trondelag-teater', 'Trøndelag Teater', 'Trondheim', true, ['THEATER', 'FAMILY', 'DANCE']],
-  ['studentersamfundet-i-trondhjem', 'Studentersamfundet i Trondhjem', 'Trondheim', true, ['CONCERT', 'QUIZ', 'DEBATE', 'MOVIES', 'SOCIAL', 'GAMES', 'FESTIVAL']],
-  ['vitensenteret-trondheim', 'Vitensenteret Trondheim', 'Trondheim', true, ['TECHNOLOGY', 'FAMILY', 'COURSE']],
-  ['nidaros-kammerkor', 'Nidaros Kammerkor', 'Trondheim', false, ['CONCERT']],
-  ['nordlysdagene', 'Nordlysdagene', 'Tromsø', true, ['FESTIVAL', 'CONCERT', 'EXHIBITION']],
-  ['tromso-jazzklubb', 'Tromsø Jazzklubb', 'Tromsø', false, ['CONCERT', 'QUIZ']],
-  ['polarmuseets-venner', 'Polarmuseets venner', 'Tromsø', false, ['MUSEUM', 'GUIDED_TOUR', 'DEBATE', 'EXHIBITION']],
-  ['tromso-turlag', 'Tromsø Turlag', 'Tromsø', true, ['SPORT', 'COURSE']],
-  ['bodo-jazzklubb', 'Bodø Jazzklubb', 'Bodø', true, ['CONCERT']],
-  ['stormen', 'Stormen', 'Bodø', true, ['CONCERT', 'THEATER', 'LITERATURE', 'FAMILY', 'MOVIES', 'DANCE', 'FESTIVAL']],
-  ['salten-friluftsrad', 'Salten Friluftsråd', 'Bodø', true, ['SPORT', 'FAMILY', 'GUIDED_TOUR']],
-  ['maihaugen', 'Maihaugen', 'Lillehammer', true, ['MUSEUM', 'GUIDED_TOUR', 'FAMILY', 'MARKET', 'EXHIBITION', 'FESTIVAL']],
-  ['lillehammer-kunstforening', 'Lillehammer Kunstforening', 'Lillehammer', false, ['EXHIBITION', 'COURSE']],
-  ['lillehammer-litteraturdager', 'Lillehammer Litteraturdager', 'Lillehammer', true, ['LITERATURE', 'DEBATE', 'FESTIVAL']],
-  ['lillehammer-skiklubb', 'Lillehammer Skiklubb', 'Lillehammer', false, ['SPORT']],
-  ['frivilligsentralen-lillehammer', 'Frivilligsentralen Lillehammer', 'Lillehammer', false, ['SOCIAL', 'FOOD_DRINKS', 'GAMES', 'QUIZ', 'COURSE', 'MARKET']],
-];
-
-const MUNICIPALITY_WEIGHTS: [Municipality, number][] = [['Oslo', 40], ['Bergen', 20], ['Trondheim', 15], ['Tromsø', 10], ['Bodø', 7], ['Lillehammer', 8]];
-
-interface Place {
-  venue: CalendarVenue;
-  municipality: Municipality;
-  type: VenueType;
-}
-
-interface Host {
-  organizer: CalendarOrganizer;
-  municipality: Municipality;
-  categories: readonly string[];
-}
-
-function places(): Place[] {
-  return VENUE_ROWS.map(([slug, name, address, postalCode, municipality, latitude, longitude, type]) => ({
-    venue: { id: `venue-${slug}`, slug, name, address, postalCode, municipality, location: { latitude, longitude } },
-    municipality,
-    type,
-  }));
-}
-
-function hosts(): Host[] {
-  return ORGANIZER_ROWS.map(([slug, name, municipality, hasWebsite, categories]) => ({
-    organizer: { id: `org-${slug}`, slug, name, website: hasWebsite ? `https://www.${slug}.no` : null },
-    municipality,
-    categories,
-  }));
-}
-
-// ---------------------------------------------------------------------------------------------
-// What events are about.
-
-type Pair = readonly [nb: string, en: string];
-
-const ARTISTS = [
-  'Åsne Bølgen', 'Kjetil Østbø Trio', 'Mari Sæther', 'Bjørnstjerne Big Band', 'Frøya Kvartett', 'Lærke & Ørn',
-  'Trønderkoret', 'Nordlys Brass', 'Håkon Fjeld', 'Siri Ås', 'Ingrid Løvås Band', 'Tromsø Kammerorkester',
-  'Øystein Bæk', 'Solveig Nærø', 'Fjordgløtt', 'Kråkeslottet', 'Bølgeblikk', 'Sjøgutta', 'Hanne Kjærnes', 'Ådne Vik Duo',
-];
-const JAZZ_ARTISTS = ['Oslo Swing Ensemble', 'Elin Rød Quintet', 'Blåtimen', 'Nattjazz Kollektivet', 'Sveinung Hølmebakk Trio'];
-const CLASSICAL_WORKS: Pair[] = [
-  ['Griegs a-mollkonsert', 'Grieg’s Piano Concerto in A minor'],
-  ['Sibelius og Svendsen', 'Sibelius and Svendsen'],
-  ['Mozarts Requiem', 'Mozart’s Requiem'],
-  ['Vårkonsert med strykere', 'Spring concert for strings'],
-  ['Bach i domkirken', 'Bach in the cathedral'],
-];
-const AUTHORS = ['Tove Løkken', 'Jørn Sævik', 'Ragnhild Øyen', 'Bjørg Åkre', 'Per Ståle Nærland', 'Ingvild Hæreid'];
-const TOPICS: Pair[] = [
-  ['klimaet i nord', 'the climate in the north'],
-  ['kunstig intelligens', 'artificial intelligence'],
-  ['nordlyset', 'the northern lights'],
-  ['havet og fremtiden', 'the ocean and the future'],
-  ['norsk språk i endring', 'Norwegian, a language on the move'],
-  ['byer for folk', 'cities for people'],
-  ['samisk kultur i dag', 'Sámi culture today'],
-  ['fjellets historie', 'the history of the mountains'],
-];
-const FILMS: Pair[] = [
-  ['Kon-Tiki', 'Kon-Tiki'],
-  ['Sult', 'Hunger'],
-  ['Verdens verste menneske', 'The Worst Person in the World'],
-  ['Trolljegeren', 'Troll Hunter'],
-  ['Elling', 'Elling'],
-  ['Nokas', 'Nokas'],
-];
-
-interface Theme {
-  category: string;
-  titles: readonly Pair[];
-  tags: readonly string[];
-  /** Typical wall-clock start minutes. */
-  starts: readonly number[];
-  /** Minutes. */
-  duration: readonly [number, number];
-  lead: Pair;
-  /** Where such events usually take place. */
-  places: readonly VenueType[];
-}
-
-function fill(pattern: string, values: Record<string, string>): string {
-  return pattern.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? key);
-}
-
-const THEMES: readonly Theme[] = [
-  {
-    category: 'CONCERT',
-    titles: [['Konsert med {artist}', 'Concert: {artist}'], ['{artist} – ny plate', '{artist} – album release'], ['{artist} i {place}', '{artist} live in {place}'], ['Kveldskonsert: {artist}', 'Evening concert: {artist}']],
-    tags: ['konsert', 'live', 'pop', 'folk', 'visesang', 'rock'],
-    starts: [h(19), h(19, 30), h(20), h(21)],
-    duration: [75, 150],
-    lead: ['Velkommen til en kveld med levende musikk.', 'Welcome to an evening of live music.'],
-    places: ['hall', 'club', 'church'],
-  },
-  {
-    category: 'THEATER',
-    titles: [['Peer Gynt', 'Peer Gynt'], ['Et dukkehjem', 'A Doll’s House'], ['Vildanden', 'The Wild Duck'], ['Standup: {artist}', 'Stand-up: {artist}'], ['Improteater på {place}', 'Improv theatre at {place}']],
-    tags: ['teater', 'scene', 'humor', 'drama'],
-    starts: [h(18), h(19), h(19, 30)],
-    duration: [90, 160],
-    lead: ['En forestilling som har fått strålende kritikker.', 'A production that has won glowing reviews.'],
-    places: ['hall'],
-  },
-  {
-    category: 'FAMILY',
-    titles: [['Familielørdag: eventyr og sang', 'Family Saturday: fairy tales and songs'], ['Barneteater: Karius og Baktus', 'Children’s theatre: Karius and Baktus'], ['Eventyrstund for de minste', 'Story time for the little ones'], ['Bli med i verkstedet!', 'Join the workshop!']],
-    tags: ['barn', 'familie', 'gratis', 'helg'],
-    starts: [h(11), h(12), h(13), h(14)],
-    duration: [45, 90],
-    lead: ['For store og små – ta med hele familien.', 'For young and old – bring the whole family.'],
-    places: ['library', 'museum', 'community', 'hall'],
-  },
-  {
-    category: 'DANCE',
-    titles: [['Salsakurs for nybegynnere', 'Salsa for beginners'], ['Folkedans på {place}', 'Folk dancing at {place}'], ['Samtidsdans: Bølger', 'Contemporary dance: Waves'], ['Swingkveld', 'Swing night']],
-    tags: ['dans', 'salsa', 'swing', 'folkedans'],
-    starts: [h(18), h(19), h(20)],
-    duration: [60, 120],
-    lead: ['Ingen forkunnskaper nødvendig.', 'No experience needed.'],
-    places: ['hall', 'community', 'club'],
-  },
-  {
-    category: 'MOVIES',
-    titles: [['Filmklubben viser: {film}', 'Film club screening: {film}'], ['Kortfilmkveld', 'Short film night'], ['Utekino: {film}', 'Open-air cinema: {film}']],
-    tags: ['film', 'kino', 'filmklubb'],
-    starts: [h(18), h(19), h(20), h(21)],
-    duration: [90, 150],
-    lead: ['Vi viser en klassiker på stort lerret.', 'A classic on the big screen.'],
-    places: ['hall', 'club', 'library'],
-  },
-  {
-    category: 'COURSE',
-    titles: [['Kurs i akvarellmaling', 'Watercolour painting course'], ['Strikkekafé', 'Knitting café'], ['Lær å lage surdeigsbrød', 'Learn to bake sourdough bread'], ['Fotokurs: mørketidslys', 'Photo workshop: polar night light'], ['Norskkurs for nybegynnere', 'Norwegian for beginners']],
-    tags: ['kurs', 'workshop', 'læring', 'håndverk'],
-    starts: [h(10), h(17), h(18)],
-    duration: [90, 180],
-    lead: ['Et praktisk kurs i en liten gruppe.', 'A hands-on course in a small group.'],
-    places: ['library', 'community'],
-  },
-  {
-    category: 'LITERATURE',
-    titles: [['Forfattermøte med {author}', 'Meet the author: {author}'], ['Bokbad: {author}', 'Book talk: {author}'], ['Poesikveld', 'Poetry night'], ['Lesesirkel: nordiske klassikere', 'Reading circle: Nordic classics']],
-    tags: ['litteratur', 'bok', 'forfatter', 'poesi'],
-    starts: [h(18), h(19)],
-    duration: [60, 90],
-    lead: ['Et møte med ord, tanker og gode samtaler.', 'An evening of words, thoughts and good conversation.'],
-    places: ['library'],
-  },
-  {
-    category: 'MARKET',
-    titles: [['Bruktmarked', 'Flea market'], ['Julemarked på {place}', 'Christmas market at {place}'], ['Bondens marked', 'Farmers’ market'], ['Platemesse', 'Record fair']],
-    tags: ['marked', 'brukt', 'lokalmat', 'håndverk'],
-    starts: [h(10), h(11), h(12)],
-    duration: [240, 360],
-    lead: ['Kjøp, selg og bytt – kom innom!', 'Buy, sell and swap – drop by!'],
-    places: ['outdoor', 'community', 'arena'],
-  },
-  {
-    category: 'FOOD_DRINKS',
-    titles: [['Ølsmaking med lokale bryggerier', 'Beer tasting with local breweries'], ['Sjømatkveld', 'Seafood night'], ['Vinkurs: Rhône og Loire', 'Wine course: Rhône and Loire'], ['Brunsj med musikk', 'Brunch with live music']],
-    tags: ['mat', 'drikke', 'smaking', 'lokalmat'],
-    starts: [h(12), h(18), h(19)],
-    duration: [90, 180],
-    lead: ['Smaker fra kysten og fjellet.', 'Flavours from the coast and the mountains.'],
-    places: ['club', 'community', 'outdoor'],
-  },
-  {
-    category: 'MUSEUM',
-    titles: [['Museumskveld', 'Late night at the museum'], ['Gratis søndag på museet', 'Free Sunday at the museum'], ['Historiske håndverk', 'Historic crafts']],
-    tags: ['museum', 'historie', 'kulturarv'],
-    starts: [h(11), h(12), h(17)],
-    duration: [120, 240],
-    lead: ['Oppdag samlingene på en ny måte.', 'Discover the collections in a new way.'],
-    places: ['museum'],
-  },
-  {
-    category: 'GUIDED_TOUR',
-    titles: [['Omvisning i {place}', 'Guided tour of {place}'], ['Byvandring: det gamle sentrum', 'City walk: the old town'], ['Omvisning på engelsk', 'Guided tour in English']],
-    tags: ['omvisning', 'byvandring', 'historie'],
-    starts: [h(11), h(13), h(15)],
-    duration: [45, 90],
-    lead: ['Bli med en guide bak kulissene.', 'Join a guide behind the scenes.'],
-    places: ['museum', 'church', 'outdoor'],
-  },
-  {
-    category: 'QUIZ',
-    titles: [['Pubquiz på {place}', 'Pub quiz at {place}'], ['Musikkquiz', 'Music quiz'], ['Filmquiz', 'Film quiz']],
-    tags: ['quiz', 'pub', 'sosialt'],
-    starts: [h(19), h(20)],
-    duration: [90, 120],
-    lead: ['Lag på inntil seks personer. Premie til vinnerlaget!', 'Teams of up to six. Prizes for the winners!'],
-    places: ['club'],
-  },
-  {
-    category: 'DEBATE',
-    titles: [['Foredrag: {topic}', 'Lecture: {topic}'], ['Debatt om {topic}', 'Debate: {topic}'], ['Frokostmøte: {topic}', 'Breakfast meeting: {topic}']],
-    tags: ['foredrag', 'debatt', 'samfunn'],
-    starts: [h(8), h(12), h(18), h(19)],
-    duration: [60, 120],
-    lead: ['Et aktuelt tema med gode innledere.', 'A timely topic with expert speakers.'],
-    places: ['library', 'club'],
-  },
-  {
-    category: 'SOCIAL',
-    titles: [['Språkkafé', 'Language café'], ['Strikk og prat', 'Knit and chat'], ['Seniortreff', 'Seniors’ meetup'], ['Nabolagsmiddag', 'Neighbourhood dinner']],
-    tags: ['sosialt', 'møteplass', 'frivillig'],
-    starts: [h(12), h(17), h(18)],
-    duration: [90, 150],
-    lead: ['En uformell møteplass – alle er velkomne.', 'An informal meeting place – everyone is welcome.'],
-    places: ['community', 'library', 'club'],
-  },
-  {
-    category: 'GAMES',
-    titles: [['Brettspillkveld', 'Board game night'], ['Sjakkturnering', 'Chess tournament'], ['Retrogaming', 'Retro gaming'], ['Rollespill for nybegynnere', 'Role-playing for beginners']],
-    tags: ['spill', 'brettspill', 'gaming', 'sjakk'],
-    starts: [h(17), h(18), h(19)],
-    duration: [120, 240],
-    lead: ['Vi har spillene – du tar med godt humør.', 'We bring the games – you bring the good mood.'],
-    places: ['library', 'club', 'community'],
-  },
-  {
-    category: 'SPORT',
-    titles: [['Fjelltur med turlaget', 'Mountain hike with the trekking club'], ['Skiløype for hele familien', 'Ski trail for the whole family'], ['Løpegruppe', 'Running group'], ['Kajakkurs', 'Kayak course']],
-    tags: ['friluftsliv', 'tur', 'sport', 'utendørs'],
-    starts: [h(9), h(10), h(17, 30), h(18)],
-    duration: [60, 240],
-    lead: ['Ta på deg gode sko og bli med ut.', 'Put on good shoes and come outside.'],
-    places: ['outdoor', 'arena'],
-  },
-  {
-    category: 'EXHIBITION',
-    titles: [['Utstilling: Lys i mørketiden', 'Exhibition: Light in the polar night'], ['Kunst fra kysten', 'Art from the coast'], ['Fotoutstilling: Fjord og fjell', 'Photo exhibition: Fjords and mountains'], ['Åpning: ung kunst', 'Opening: young art']],
-    tags: ['kunst', 'utstilling', 'foto', 'maleri'],
-    starts: [h(10), h(11), h(12)],
-    duration: [300, 420],
-    lead: ['Nye verk av kunstnere fra hele landet.', 'New works by artists from across the country.'],
-    places: ['museum', 'library'],
-  },
-  {
-    category: 'TECHNOLOGY',
-    titles: [['Realfagskafé: {topic}', 'Science café: {topic}'], ['Koding for barn', 'Coding for kids'], ['Stjernekikking', 'Stargazing'], ['Hackerkveld', 'Hack night']],
-    tags: ['vitenskap', 'teknologi', 'koding', 'forskning'],
-    starts: [h(17), h(18), h(19)],
-    duration: [60, 120],
-    lead: ['Forskning og teknologi forklart for alle.', 'Science and technology explained for everyone.'],
-    places: ['library', 'museum'],
-  },
-];
-
-const FESTIVAL_THEME: Theme = {
-  category: 'FESTIVAL',
-  titles: [],
-  tags: ['festival', 'program', 'helg'],
-  starts: [h(12)],
-  duration: [600, 720],
-  lead: ['Et festivalprogram for alle aldre, med konserter, samtaler og mat.', 'A festival programme for all ages: concerts, talks and food.'],
-  places: ['outdoor', 'hall', 'museum', 'arena'],
-};
-
-const THEME_WEIGHTS: [Theme, number][] = THEMES.map((theme) => [theme, theme.category === 'CONCERT' ? 18 : theme.category === 'THEATER' ? 8 : 5]);
-const themeOf = (category: string): Theme => THEMES.find((t) => t.category === category) ?? (THEMES[0] as Theme);
-
-const FESTIVALS: Record<Municipality, readonly Pair[]> = {
-  Oslo: [['Oslo Vinterjazz', 'Oslo Winter Jazz'], ['Tøyenfestivalen', 'Tøyen Festival']],
-  Bergen: [['Matfestivalen på Bryggen', 'Bryggen Food Festival'], ['Bergen Bokdager', 'Bergen Book Days']],
-  Trondheim: [['Kammermusikkdager i Trondheim', 'Trondheim Chamber Music Days']],
-  Tromsø: [['Nordlysdagene', 'Northern Lights Days']],
-  Bodø: [['Bodø Sommerfest', 'Bodø Summer Festival']],
-  Lillehammer: [['Lillehammer Litteraturdager', 'Lillehammer Literature Days'], ['Vinterlys på Maihaugen', 'Winter Lights at Maihaugen']],
-};
-
-// ---------------------------------------------------------------------------------------------
-// Prices: organizers type them by hand, so the demo data is as messy as the real calendar.
-
-const MESSY_PRICES: readonly (string | number)[] = [
-  '250,-', '1 250', 'kr 150', 'Gratis', '99.5', 200, 350, '150 kr', 'kr. 450,-', '120', 0, '75,50', '1.200', 'NOK 300', 180, 99.5, '450', '50,-',
-];
-const BUILT_IN_TYPES = ['REGULAR', 'STUDENT', 'CHILD', 'SENIOR', 'FAMILY', 'MEMBERS', 'REDUCED', 'ASSISTANT'] as const;
-const OWN_TYPES: readonly CalendarPrice[] = [
-  { type: 'EARLY_BIRD', price: '199,-', name_nb: 'Tidlig-billett', name_en: 'Early bird' },
-  { type: 'VIP', price: 1200, name_nb: 'VIP-billett', name_en: 'VIP ticket' },
-  { type: 'STANDING', price: 'kr 250', name_nb: 'Ståplass', name_en: 'Standing' },
-  { type: 'DAY_PASS', price: '650', name_nb: 'Dagspass', name_en: 'Day pass' },
-];
-
-function prices(random: Random): CalendarPrice[] {
-  const count = random.weighted([[1, 5], [2, 4], [3, 2]] as const);
-  const out: CalendarPrice[] = random
-    .sample(BUILT_IN_TYPES, count)
-    .map((type) => ({ type, price: random.pick(MESSY_PRICES) }));
-  // A built-in type with the organizer's own wording now and then.
-  const first = out[0];
-  if (first && first.type === 'REGULAR' && random.chance(0.2)) {
-    first.name_nb = 'Ordinær';
-    first.name_en = 'Standard';
-  }
-  if (random.chance(0.15)) out.push({ ...random.pick(OWN_TYPES) });
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Building events.
-
-function slugify(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/æ/g, 'ae')
-    .replace(/ø/g, 'o')
-    .replace(/å/g, 'a')
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-}
-
 interface Context {
-  random: Random;
+  random: SeededRandom;
   days: OsloDays;
-  places: readonly Place[];
-  hosts: readonly Host[];
+  places: readonly DemoPlace[];
+  hosts: readonly DemoHost[];
 }
 
 interface Draft {
@@ -593,20 +39,8 @@ interface Draft {
   online?: boolean;
 }
 
-function titleFor(random: Random, theme: Theme, place: string): Pair {
-  const [nb, en] = random.pick(theme.titles);
-  const film = random.pick(FILMS);
-  const topic = random.pick(TOPICS);
-  const artist = theme.category === 'CONCERT' && random.chance(0.25) ? random.pick(JAZZ_ARTISTS) : random.pick(ARTISTS);
-  const author = random.pick(AUTHORS);
-  return [
-    fill(nb, { artist, author, place, film: film[0], topic: topic[0] }),
-    fill(en, { artist, author, place, film: film[1], topic: topic[1] }),
-  ];
-}
-
 /** Minutes, in quarters of an hour within the theme's range. */
-function durationOf(random: Random, theme: Theme): number {
+function durationOf(random: SeededRandom, theme: Theme): number {
   return random.int(Math.ceil(theme.duration[0] / 15), Math.floor(theme.duration[1] / 15)) * 15;
 }
 
@@ -624,7 +58,7 @@ function date(
     start: days.stamp(day, start),
     end: withEnd ? days.stamp(day, start + duration) : null,
     // The organizer's wall-clock entry; most imports carry it, some leave it to be derived.
-    startTime: random.chance(0.9) ? clock(start) : null,
+    startTime: random.chance(0.9) ? wallClockTime(start) : null,
     duration: withEnd ? duration : null,
     venue: null,
     ticketsURL: null,
@@ -634,63 +68,13 @@ function date(
   };
 }
 
-function description(random: Random, theme: Theme, venue: CalendarVenue | null): Pair {
+function description(random: SeededRandom, theme: Theme, venue: CalendarVenue | null): Pair {
   const note = random.int(0, 3);
   const notesNb = ['Dørene åpner en halvtime før.', 'Begrenset antall plasser!', 'Servering av kaffe &amp; vafler.', 'Trinnfri adkomst.'];
   const notesEn = ['Doors open half an hour before.', 'Limited seating!', 'Coffee &amp; waffles served.', 'Step-free access.'];
   const nb = venue ? `<strong>${notesNb[note] ?? ''}</strong>` : 'Sendes direkte på nett.';
   const en = venue ? `<strong>${notesEn[note] ?? ''}</strong>` : 'Streamed live online.';
   return [`<p>${theme.lead[0]}</p><p>${nb}</p>`, `<p>${theme.lead[1]}</p><p>${en}</p>`];
-}
-
-/** FNV-1a: a picture's looks follow from the event id, without drawing on the calendar's random sequence. */
-function hash(text: string): number {
-  let value = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) value = Math.imul(value ^ text.charCodeAt(i), 0x01000193);
-  return value >>> 0;
-}
-
-/** Mostly landscape, as event photos are; some portrait and square ones, whose crop the focus point decides. */
-const PICTURE_SHAPES: readonly (readonly [width: number, height: number])[] = [
-  [1600, 900], [1600, 900], [1600, 900], [1600, 900], [1600, 900], [1600, 1067], [1600, 1067], [1200, 1600], [1200, 1600], [1400, 1400],
-];
-
-/**
- * The event's pictures: drawn by the service itself (demo-picture-path.ts), each with the size and
- * focus point its data claims. The path is stored root-relative and answered as an absolute URL.
- */
-function images(random: Random, id: string, alt: string, category: string): CalendarImage[] {
-  const count = random.weighted([[0, 1], [1, 6], [2, 2], [3, 1]] as const);
-  return Array.from({ length: count }, (_, n): CalendarImage => {
-    const focused = random.chance(0.5);
-    const sized = random.chance(0.7);
-    const withAlt = random.chance(0.8);
-    const focusX = focused ? random.fraction() : null;
-    const focusY = focused ? random.fraction() : null;
-    const looks = hash(`${id}/${n}`);
-    const [width, height] = PICTURE_SHAPES[looks % PICTURE_SHAPES.length]!;
-    const picture = {
-      motif: demoPictureMotif(category),
-      variant: (looks >>> 8) % 10000,
-      focusX: focusX === null ? null : Math.round(focusX * 100),
-      focusY: focusY === null ? null : Math.round(focusY * 100),
-    };
-    return {
-      urlSmall: demoPicturePath({ ...picture, width: Math.round(width / 2), height: Math.round(height / 2) }),
-      urlLarge: demoPicturePath({ ...picture, width, height }),
-      alt: withAlt ? alt : null,
-      focusX,
-      focusY,
-      // Spec: null until analysed; the picture has its size all the same.
-      width: sized ? width : null,
-      height: sized ? height : null,
-    };
-  });
-}
-
-function demoPictureMotif(category: string): DemoPictureMotif {
-  const motif = category.toLowerCase();
-  return (DEMO_PICTURE_MOTIFS as readonly string[]).includes(motif) ? (motif as DemoPictureMotif) : 'festival';
 }
 
 /** A venue of the municipality that suits the theme (any of the municipality's when none does). */
@@ -744,8 +128,8 @@ function finish(ctx: Context, seq: number, draft: Draft): CalendarEvent {
     featuredSpecialEvent: draft.superEvent ? random.chance(0.1) : random.chance(0.005),
     ticketsInformation,
     ticketsURL: ticketsInformation === 'ticketsInfo' ? `https://billett.example.no/${slug}` : null,
-    prices: ticketsInformation === 'ticketsInfo' ? prices(random) : ticketsInformation === 'free' && random.chance(0.3) ? [{ type: 'REGULAR', price: 'Gratis' }] : [],
-    images: images(random, id, title[0], theme.category),
+    prices: ticketsInformation === 'ticketsInfo' ? demoPrices(random) : ticketsInformation === 'free' && random.chance(0.3) ? [{ type: 'REGULAR', price: 'Gratis' }] : [],
+    images: demoImages(random, id, title[0], theme.category),
     dates: draft.dates,
     eventCancelled: random.chance(0.015),
     eventSoldOut: random.chance(0.02),
@@ -919,8 +303,8 @@ export interface DemoCalendar {
 
 /** The events, in order: the same seed and day give the same sequence at every iteration. */
 function* demoEvents(options: DemoCalendarOptions): Generator<CalendarEvent> {
-  const random = new Random(options.seed);
-  const ctx: Context = { random, days: new OsloDays(options.today), places: places(), hosts: hosts() };
+  const random = new SeededRandom(options.seed);
+  const ctx: Context = { random, days: new OsloDays(options.today), places: demoPlaces(), hosts: demoHosts() };
   let count = 0;
   while (count < options.events) {
     const kind = random.weighted(KINDS);
@@ -943,9 +327,9 @@ function* demoEvents(options: DemoCalendarOptions): Generator<CalendarEvent> {
  */
 export function demoCalendar(options: DemoCalendarOptions): DemoCalendar {
   return {
-    categories: categories(),
-    venues: places().map((p) => p.venue),
-    organizers: hosts().map((o) => o.organizer),
+    categories: demoCategories(),
+    venues: demoPlaces().map((p) => p.venue),
+    organizers: demoHosts().map((o) => o.organizer),
     events: { length: Math.max(0, options.events), [Symbol.iterator]: () => demoEvents(options) },
   };
 }
