@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { demoCalendar } from '../src/import/demo-calendar.js';
+import { demoCalendar } from '../src/demo/demo-calendar.js';
 
 const url = process.env['DATABASE_URL'];
 if (!url) throw new Error('Set DATABASE_URL to a PostgreSQL database, e.g. postgres://postgres@127.0.0.1:5432/test');

@@ -77,7 +77,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   // Never on a read-only database (a replica): it could not be written, and the primary seeds its own.
   if ((options.seedWhenEmpty ?? true) && !database.readOnly) {
     // Loaded only when asked for: the demo generator is large and tests never seed.
-    const { seedDemoCalendarIfEmpty } = await import('./import/seed-if-empty.js');
+    const { seedDemoCalendarIfEmpty } = await import('./demo/seed-if-empty.js');
     const seeded = await seedDemoCalendarIfEmpty(database.db, { events: config.DEMO_EVENTS, today: clock() });
     if (seeded) logger.info({ events: seeded.events }, 'database was empty: seeded the demo calendar');
   }

@@ -28,7 +28,7 @@ it like a calendar file.`,
   },
   async run({ events, seed, replace }) {
     const { clockFrom } = await import('../config.js');
-    const { demoCalendar } = await import('../import/demo-calendar.js');
+    const { demoCalendar } = await import('../demo/demo-calendar.js');
     const { importCalendar, ImportValidationError } = await import('../import/import-calendar.js');
     return withMigratedDatabase(async (db, config) => {
       // CALENDAR_NOW fixes "today" too, so a seeded database matches a fixed service clock.

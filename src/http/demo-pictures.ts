@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { parseDemoPicturePath } from '../import/demo-picture-path.js';
-import { drawDemoPicture } from '../import/draw-demo-picture.js';
+import { parseDemoPicturePath } from '../demo/demo-picture-path.js';
+import { drawDemoPicture } from '../demo/draw-demo-picture.js';
 import { sendRequestError } from './respond.js';
 
 /**
@@ -12,7 +12,7 @@ import { sendRequestError } from './respond.js';
 const PICTURE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 /**
- * `GET /demo-pictures/…`: the demo calendar's pictures, drawn from the path (src/import/demo-picture-path.ts).
+ * `GET /demo-pictures/…`: the demo calendar's pictures, drawn from the path (src/demo/demo-picture-path.ts).
  * Nothing is stored: a path always draws the same picture, so any instance of the service answers
  * any demo URL, and caches may keep it for a day. Answers false for a path that names no picture.
  */

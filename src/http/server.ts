@@ -17,7 +17,7 @@ import { sendSandboxAsset, sendSandboxPage } from './sandbox.js';
 import { handleWidget } from './widget-route.js';
 import { handleIcsFeed, ICS_FEED_PATH, type IcsFeedOptions } from './ics-feed-route.js';
 import { sendDemoPicture } from './demo-pictures.js';
-import { DEMO_PICTURES_PREFIX } from '../import/demo-picture-path.js';
+import { DEMO_PICTURES_PREFIX } from '../demo/demo-picture-path.js';
 import { createSchemaFileHandler, SCHEMA_FILE_PATH } from './schema-file.js';
 import { observeRequests } from '../telemetry/observe-requests.js';
 import type { RequestRecord } from '../telemetry/request-log.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:net';
-import { generateDemoCalendar } from '../../src/import/demo-calendar.js';
+import { generateDemoCalendar } from '../../src/demo/demo-calendar.js';
 import { runCalendar, startServe, type ServeProcess } from './calendar-process.js';
 
 const SERVE_ENV = { PORT: '0', HOST: '127.0.0.1', CALENDAR_DATA_DIR: 'memory://', DEMO_EVENTS: '20', LOG_LEVEL: 'silent' };

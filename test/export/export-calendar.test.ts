@@ -3,8 +3,8 @@ import { Writable } from 'node:stream';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../src/db/database.js';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
+import { generateDemoCalendar } from '../../src/demo/demo-calendar.js';
 import { exportCalendar, exportTimestamp, type ExportOptions } from '../../src/export/export-calendar.js';
-import { generateDemoCalendar } from '../../src/import/demo-calendar.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 

@@ -6,7 +6,7 @@ import { postGraphQL, startTestServer, type GraphQLBody, type TestServer } from 
 import { httpCalendar, NOW } from './fixtures/http-calendar.js';
 import { stringSlots, type StringSlot } from './hostile-input-operations.js';
 import { HOSTILE_STRINGS, NUL_PAYLOADS } from './hostile-input-payloads.js';
-import { mulberry32 } from '../../src/import/seeded-random.js';
+import { mulberry32 } from '../../src/demo/seeded-random.js';
 
 /**
  * Thousands of hostile requests against the whole service (issue 16, "What already holds"): every

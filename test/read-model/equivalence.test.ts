@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
+import { generateDemoCalendar } from '../../src/demo/demo-calendar.js';
+import { mulberry32 } from '../../src/demo/seeded-random.js';
 import { parseDateArgument } from '../../src/domain/oslo-time.js';
 import { searchWords } from '../../src/domain/search-term.js';
-import { generateDemoCalendar } from '../../src/import/demo-calendar.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { createGraphQLRunner, type RunOperation } from '../support/graphql-runner.js';
 import { referenceFacets, referenceNodes, referenceWhenWindow, type ReferenceFilter } from '../support/reference-events.js';
@@ -31,14 +32,7 @@ afterAll(async () => database?.close());
 
 /** Seeded, so a failure names a case that can be run again. */
 function randomSource(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
   const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)]!;
   const some = <T>(items: readonly T[], most: number): T[] => [...new Set(Array.from({ length: int(1, most) }, () => pick(items)))];

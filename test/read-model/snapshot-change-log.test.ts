@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/demo/seeded-random.js';
 import { changesInLog, compareCodePoints, type SnapshotChangeLog } from '../../src/read-model/snapshot-change-log.js';
 
 /** PostgreSQL's `collate "C"`: the bytes of the UTF-8. */
 const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 const sign = (n: number) => Math.sign(n);
 
-/** A deterministic generator (mulberry32), so that a failure can be replayed. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic generator, so that a failure can be replayed. */
+const random = mulberry32;
 
 // ASCII, Latin-1, the private-use and specials block (U+E000–U+FFFF), and code points above U+FFFF.
 const ALPHABET = ['a', 'b', 'Z', '-', '0', 'ø', 'Å', '\uE000', '\uFFFD', '😀', '𝄞', '\u{10FFFF}'];

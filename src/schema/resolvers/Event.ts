@@ -1,7 +1,7 @@
 import type { EventResolvers } from '../../../generated/resolvers-types.js';
+import { resolveDemoPictureUrl } from '../../demo/demo-picture-path.js';
 import { eventJsonLd, jsonLdText } from '../../domain/event-json-ld.js';
 import { invalidArguments } from '../errors.js';
-import { resolveDemoPictureUrl } from '../../import/demo-picture-path.js';
 import type { ResolvedEventField } from '../event-node.js';
 
 /** `YYYY-MM-DD` as days since 1970-01-01, as the read model numbers Oslo days. */

@@ -1,5 +1,5 @@
 import type { ImageResolvers } from '../../../generated/resolvers-types.js';
-import { resolveDemoPictureUrl } from '../../import/demo-picture-path.js';
+import { resolveDemoPictureUrl } from '../../demo/demo-picture-path.js';
 
 export const Image: ImageResolvers = {
   // The demo calendar's pictures are stored as paths on this service: answered as absolute URLs.

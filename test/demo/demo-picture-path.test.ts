@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { demoPicturePath, parseDemoPicturePath, resolveDemoPictureUrl } from '../../src/import/demo-picture-path.js';
-import { drawDemoPicture } from '../../src/import/draw-demo-picture.js';
+import { demoPicturePath, parseDemoPicturePath, resolveDemoPictureUrl } from '../../src/demo/demo-picture-path.js';
+import { drawDemoPicture } from '../../src/demo/draw-demo-picture.js';
 
 describe('demo picture paths', () => {
   it('name one picture each, read back exactly', () => {

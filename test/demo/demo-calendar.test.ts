@@ -1,36 +1,15 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createHash } from 'node:crypto';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
-import { demoCalendar, generateDemoCalendar } from '../../src/import/demo-calendar.js';
+import { demoCalendar, generateDemoCalendar } from '../../src/demo/demo-calendar.js';
+import { DEMO_CATEGORY_ROWS } from '../../src/demo/demo-categories.js';
+import { parseDemoPicturePath } from '../../src/demo/demo-picture-path.js';
+import { seedDemoCalendarIfEmpty } from '../../src/demo/seed-if-empty.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { importFormat, type CalendarFile } from '../../src/import/import-format.js';
-import { parseDemoPicturePath } from '../../src/import/demo-picture-path.js';
-import { seedDemoCalendarIfEmpty } from '../../src/import/seed-if-empty.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 
 const TODAY = new Date('2026-03-25T12:00:00+01:00');
-
-const CATEGORIES = [
-  ['FAMILY', 'Barn / familie', 'Children / family', 'barn-familie', 'children-family'],
-  ['DANCE', 'Dans', 'Dance', 'dans', 'dance'],
-  ['FESTIVAL', 'Festival', 'Festival', 'festival', 'festival'],
-  ['MOVIES', 'Film', 'Film', 'film', 'movies'],
-  ['CONCERT', 'Konsert', 'Concert', 'konsert', 'concert'],
-  ['COURSE', 'Kurs / workshop', 'Courses / workshops', 'kurs-workshop', 'courses-workshops'],
-  ['LITERATURE', 'Litteratur', 'Literature', 'litteratur', 'literature'],
-  ['MARKET', 'Marked / messer', 'Markets / fairs', 'marked-messer', 'markets-fairs'],
-  ['FOOD_DRINKS', 'Mat og drikke', 'Food and drinks', 'mat-og-drikke', 'food-and-drinks'],
-  ['MUSEUM', 'Museum', 'Museum', 'museum', 'museum'],
-  ['GUIDED_TOUR', 'Omvisning', 'Guided tour', 'omvisning', 'guided-tour'],
-  ['QUIZ', 'Quiz', 'Quiz', 'quiz', 'quiz'],
-  ['DEBATE', 'Samtale / foredrag', 'Talks / lectures', 'samtale-foredrag', 'talks-lectures'],
-  ['SOCIAL', 'Sosialt', 'Social', 'sosialt', 'social'],
-  ['GAMES', 'Spill / gaming', 'Games / gaming', 'spill-gaming', 'games-gaming'],
-  ['SPORT', 'Sport / friluftsliv', 'Sports / outdoors', 'sport-friluftsliv', 'sports-outdoors'],
-  ['THEATER', 'Teater / show', 'Theater / show', 'teater-show', 'theater-show'],
-  ['EXHIBITION', 'Utstilling', 'Exhibition', 'utstilling', 'exhibition'],
-  ['TECHNOLOGY', 'Vitenskap / teknologi', 'Science / technology', 'vitenskap-teknologi', 'science-technology'],
-];
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -100,7 +79,9 @@ describe('generateDemoCalendar', () => {
   it('holds the 19 visible categories, two concert sub-categories and one hidden category', () => {
     const categories = demo.categories ?? [];
     const main = categories.filter((c) => c.parent === null && c.visible);
-    expect(main.map((c) => [c.id, c.name_nb, c.name_en, c.slug_nb, c.slug_en])).toEqual(CATEGORIES);
+    // The names and slugs themselves are pinned by the digests above.
+    expect(main).toHaveLength(19);
+    expect(main.map((c) => [c.id, c.name_nb, c.name_en, c.slug_nb, c.slug_en])).toEqual(DEMO_CATEGORY_ROWS);
     expect(categories.filter((c) => c.parent === 'CONCERT').map((c) => [c.id, c.name_nb, c.name_en])).toEqual([
       ['JAZZ', 'Jazz', 'Jazz'],
       ['CLASSICAL', 'Klassisk', 'Classical'],

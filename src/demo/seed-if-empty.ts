@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { demoCalendar } from './demo-calendar.js';
-import { importCalendar, type ImportSummary } from './import-calendar.js';
+import { importCalendar, type ImportSummary } from '../import/import-calendar.js';
 
 export interface SeedIfEmptyOptions {
   /** Number of demo events; 0 seeds nothing. */
