@@ -1,6 +1,8 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=8 --no-allocation-site-pretenuring
 // The `calendar` command, and what `npm start` and `npm run calendar` run: the TypeScript sources
 // through tsx's loader, in this one process, with no build step (docs/runtime.md says why).
+// The shebang gives `npx calendar` and `./bin/calendar.js` serve's V8 flags (src/cli/serve-v8-flags.ts);
+// `node bin/calendar.js` gives none, and `calendar serve` then says so.
 import { accessSync, constants } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { register } from 'tsx/esm/api';
