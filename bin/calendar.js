@@ -5,7 +5,11 @@
 // `node bin/calendar.js` gives none, and `calendar serve` then says so.
 import { accessSync, constants } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { register } from 'tsx/esm/api';
+import { exitOnUnsupportedNode } from './node-version-check.js';
+
+// First, before tsx: on an older Node, one line that says which is needed, not a failure later.
+exitOnUnsupportedNode();
+const { register } = await import('tsx/esm/api');
 
 // tsx keeps the JavaScript it made in $TMPDIR/tsx-<uid> and cannot start where it may not create
 // that folder (a read-only container): there it transforms afresh at every start instead.
