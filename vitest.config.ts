@@ -1,5 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import { createRequire } from 'node:module';
+import { exitOnUnsupportedNode } from './bin/node-version-check.js';
+
+// Before any test: on an older Node, one line that says which is needed, not failures ten minutes later.
+exitOnUnsupportedNode();
 
 const require = createRequire(import.meta.url);
 

@@ -1,9 +1,15 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=8 --no-allocation-site-pretenuring
 // The `calendar` command, and what `npm start` and `npm run calendar` run: the TypeScript sources
 // through tsx's loader, in this one process, with no build step (docs/runtime.md says why).
+// The shebang gives `npx calendar` and `./bin/calendar.js` serve's V8 flags (src/cli/serve-v8-flags.ts);
+// `node bin/calendar.js` gives none, and `calendar serve` then says so.
 import { accessSync, constants } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { register } from 'tsx/esm/api';
+import { exitOnUnsupportedNode } from './node-version-check.js';
+
+// First, before tsx: on an older Node, one line that says which is needed, not a failure later.
+exitOnUnsupportedNode();
+const { register } = await import('tsx/esm/api');
 
 // tsx keeps the JavaScript it made in $TMPDIR/tsx-<uid> and cannot start where it may not create
 // that folder (a read-only container): there it transforms afresh at every start instead.

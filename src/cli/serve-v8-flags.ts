@@ -1,7 +1,11 @@
 /**
- * The V8 flags `calendar serve` runs with, however it is started: `npm start` passes them, and a
- * `calendar serve` started without them restarts itself in place with them (restartWithServeV8Flags;
- * the workers of WORKERS > 1 inherit them from their primary). A flag the operator set is kept.
+ * The V8 flags `calendar serve` should run with. They are given where the process is launched, as
+ * node's own flags must be: `npm start` passes them, bin/calendar.js's shebang does (`npx calendar
+ * serve`, `./bin/calendar.js serve`), a container's command lists them (docs/operating.md, "Node
+ * flags"), and a primary of WORKERS > 1 adds those it lacks for its workers (workerExecArgv). A
+ * `calendar serve` started without them (`node bin/calendar.js serve`) says so once and runs with
+ * V8's defaults. A flag the operator set is kept as set (`--max-semi-space-size=0` is V8's own
+ * sizing; `--allocation-site-pretenuring` keeps pretenuring on).
  *
  * `--max-semi-space-size=8`: a young generation of two 8 MB semi-spaces. Node 22 and 24 let V8 grow
  * it to 32 MB semi-spaces (64 MB in all here); a young-generation collection then comes once every
@@ -67,15 +71,17 @@ export function missingServeV8Flags(execArgv: readonly string[] = process.execAr
 }
 
 /**
- * `calendar serve` started without serve's V8 flags (`node bin/calendar.js serve`, `npx calendar
- * serve`, a container's command): the process starts again with the missing ones through execve, so
- * it keeps its pid (a process manager, a container and a parent waiting for it see one process) and
- * nothing is left behind. Called first, before anything is opened or written. A flag the operator set
- * is kept as set (`--max-semi-space-size=0` is V8's own sizing; `--allocation-site-pretenuring` turns
- * pretenuring back on); no restart without `process.execve` (Windows).
+ * The node flags of a cluster worker: the primary's own, after serve's flags it lacks, so workers run
+ * with them even when the primary was started as `node bin/calendar.js serve` (NODE_OPTIONS reaches
+ * the workers through the environment as it is).
  */
-export function restartWithServeV8Flags(): void {
-  const missing = missingServeV8Flags();
-  if (typeof process.execve !== 'function' || missing.length === 0) return;
-  process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, ...process.argv.slice(1)], process.env);
+export function workerExecArgv(execArgv: readonly string[] = process.execArgv, nodeOptions: string = process.env['NODE_OPTIONS'] ?? ''): string[] {
+  return [...missingServeV8Flags(execArgv, nodeOptions), ...execArgv];
+}
+
+/** The one line a `calendar serve` started without some of serve's flags logs at start: which, and how to pass them. */
+export function missingServeV8FlagsWarning(missing: readonly string[]): string {
+  const flags = missing.join(' ');
+  // On the command line: NODE_OPTIONS refuses --no-allocation-site-pretenuring.
+  return `started without the V8 flags ${flags}: running with V8's defaults for them; pass them on node's command line (node ${flags} bin/calendar.js serve), as npm start and ./bin/calendar.js do (docs/operating.md, "Node flags")`;
 }

@@ -3,7 +3,7 @@ import type { RunningService } from '../app.js';
 import type { Config } from '../config.js';
 import { defineCommand } from './command.js';
 import { exactOperands } from './command-line.js';
-import { allocationSitePretenuring, restartWithServeV8Flags, semiSpaceCapMb } from './serve-v8-flags.js';
+import { allocationSitePretenuring, missingServeV8Flags, missingServeV8FlagsWarning, semiSpaceCapMb, workerExecArgv } from './serve-v8-flags.js';
 
 /**
  * The start-up line: what the service chose from its settings, so an operator reading the log
@@ -76,8 +76,6 @@ one needs DATABASE_URL. Metrics of the whole service: GET /metrics (Prometheus t
   },
   async run() {
     const { default: cluster } = await import('node:cluster');
-    // A worker inherits its primary's flags.
-    if (cluster.isPrimary) restartWithServeV8Flags();
     const started = Date.now();
     const { readConfig } = await import('../config.js');
     const { createLogger } = await import('../logger.js');
@@ -88,7 +86,7 @@ one needs DATABASE_URL. Metrics of the whole service: GET /metrics (Prometheus t
       const workers = workerCount(config);
       if (workers > 1) {
         const { runPrimary } = await import('../cluster/run-primary.js');
-        return runPrimary({ config, workers, logger: createLogger(config.LOG_LEVEL), started });
+        return runPrimary({ config, workers, logger: createLogger(config.LOG_LEVEL), started, workerExecArgv: workerExecArgv() });
       }
     }
     const worker = cluster.worker;
@@ -114,6 +112,9 @@ one needs DATABASE_URL. Metrics of the whole service: GET /metrics (Prometheus t
       throw error;
     }
     const readyMs = Date.now() - started;
+    // Once the service runs (a start that fails says only why): a worker has its primary's flags and never warns.
+    const missing = missingServeV8Flags();
+    if (missing.length > 0) logger.warn({ missingV8Flags: missing }, missingServeV8FlagsWarning(missing));
     logger.info({ ...startupFields(config, service, tracing ? tracesEndpoint(config) : null, describeDatabaseUrl), readyMs }, 'service started');
     // A worker's primary prints the one line for the whole cluster.
     if (!worker) process.stdout.write(`Event calendar API listening on ${service.url} (${service.database.driver}, ready in ${readyMs} ms)\n`);

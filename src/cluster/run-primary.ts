@@ -24,6 +24,8 @@ export interface PrimaryOptions {
   logger: Logger;
   /** When `calendar serve` started (for the ready time). */
   started: number;
+  /** The node flags of each worker: this process's, plus serve's V8 flags it lacks (src/cli/serve-v8-flags.ts). */
+  workerExecArgv: readonly string[];
 }
 
 /**
@@ -49,6 +51,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<number> {
   const pendingRestarts = new Set<NodeJS.Timeout>();
   let stopping = false;
   let port = 0;
+  cluster.setupPrimary({ execArgv: [...options.workerExecArgv] });
 
   const fork = (): Slot => {
     const slot: Slot = { worker: cluster.fork(), forkedAt: Date.now(), listening: false };

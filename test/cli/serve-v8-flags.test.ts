@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { logLines, startServiceProcess } from '../support/service-process.js';
-import { allocationSitePretenuring, missingServeV8Flags, SERVE_V8_FLAGS, semiSpaceCapMb } from '../../src/cli/serve-v8-flags.js';
+import { allocationSitePretenuring, missingServeV8Flags, SERVE_V8_FLAGS, semiSpaceCapMb, workerExecArgv } from '../../src/cli/serve-v8-flags.js';
 
 describe('calendar serve: V8 flags', () => {
   it('npm start runs the service with them (what docs/operating.md tells operators to pass)', () => {
@@ -10,6 +11,19 @@ describe('calendar serve: V8 flags', () => {
     expect(semiSpaceCapMb(SERVE_V8_FLAGS, '')).toBe(8);
     expect(allocationSitePretenuring(SERVE_V8_FLAGS, '')).toBe(false);
     expect(missingServeV8Flags(SERVE_V8_FLAGS, '')).toEqual([]);
+  });
+
+  it("the bin's shebang passes them (npx calendar, ./bin/calendar.js)", () => {
+    const [shebang] = readFileSync(new URL('../../bin/calendar.js', import.meta.url), 'utf8').split('\n');
+    expect(shebang).toBe(`#!/usr/bin/env -S node ${SERVE_V8_FLAGS.join(' ')}`);
+  });
+
+  it("gives a primary's workers the ones it lacks, after none of its own, keeping those the operator set", () => {
+    expect(workerExecArgv([], '')).toEqual(['--max-semi-space-size=8', '--no-allocation-site-pretenuring']);
+    expect(workerExecArgv(SERVE_V8_FLAGS, '')).toEqual(SERVE_V8_FLAGS);
+    expect(workerExecArgv(['--allocation-site-pretenuring', '--enable-source-maps'], '')).toEqual(['--max-semi-space-size=8', '--allocation-site-pretenuring', '--enable-source-maps']);
+    // NODE_OPTIONS reaches the workers through the environment: not repeated on the command line.
+    expect(workerExecArgv([], '--max-semi-space-size=16')).toEqual(['--no-allocation-site-pretenuring']);
   });
 
   it('tells which of them the operator left unset, whatever the spelling, value or polarity', () => {
@@ -36,32 +50,65 @@ describe('calendar serve: V8 flags', () => {
   });
 });
 
-describe('calendar serve started without them', { timeout: 60_000 }, () => {
+describe('calendar serve started with or without them', { timeout: 60_000 }, () => {
   const EMBEDDED = { CALENDAR_DATA_DIR: 'memory://', DEMO_EVENTS: '0' };
-  const startedLine = async (env: Record<string, string>, nodeArgs: readonly string[] = []) => {
-    const service = startServiceProcess({ ...EMBEDDED, ...env }, { nodeArgs });
+  const MISSING = 'started without the V8 flags ';
+  const started = async (env: Record<string, string>, options: { nodeArgs?: readonly string[]; direct?: boolean } = {}) => {
+    const service = startServiceProcess({ ...EMBEDDED, ...env }, options);
     try {
       await service.listening;
       // The start-up line is written just after "listening on".
       for (let i = 0; i < 50 && logLines(service.stderr(), 'service started').length === 0; i++) await new Promise((r) => setTimeout(r, 100));
-      return { line: logLines(service.stderr(), 'service started')[0], pid: service.child.pid };
+      return { line: logLines(service.stderr(), 'service started')[0], warnings: logLines(service.stderr(), MISSING), pid: service.child.pid };
     } finally {
       await service.stop();
     }
   };
 
-  it('keeps a young-generation size the operator set in NODE_OPTIONS, adding only the flag it lacks', async () => {
-    const { line, pid } = await startedLine({ NODE_OPTIONS: '--max-semi-space-size=16' });
-    expect(line).toMatchObject({ semiSpaceCapMb: 16, allocationSitePretenuring: false, pid });
+  it("started as node bin/calendar.js serve: warns once, naming them and how to pass them, and runs with V8's defaults", async () => {
+    const { line, warnings, pid } = await started({});
+    expect(warnings).toEqual([
+      {
+        level: 40,
+        time: expect.any(Number),
+        missingV8Flags: ['--max-semi-space-size=8', '--no-allocation-site-pretenuring'],
+        msg:
+          "started without the V8 flags --max-semi-space-size=8 --no-allocation-site-pretenuring: running with V8's defaults for them; " +
+          "pass them on node's command line (node --max-semi-space-size=8 --no-allocation-site-pretenuring bin/calendar.js serve), " +
+          'as npm start and ./bin/calendar.js do (docs/operating.md, "Node flags")',
+      },
+    ]);
+    // No restart: the process spawned is the one that serves.
+    expect(line).toMatchObject({ semiSpaceCapMb: null, allocationSitePretenuring: true, pid });
+  });
+
+  it('started as npm start does: no warning', async () => {
+    const { line, warnings } = await started({}, { nodeArgs: SERVE_V8_FLAGS });
+    expect(warnings).toEqual([]);
+    expect(line).toMatchObject({ semiSpaceCapMb: 8, allocationSitePretenuring: false });
+  });
+
+  it('started as ./bin/calendar.js serve (its shebang): no warning', async () => {
+    // The shebang's `env` finds the node of this test first on PATH.
+    const { line, warnings } = await started({ PATH: `${dirname(process.execPath)}:${process.env['PATH'] ?? ''}` }, { direct: true });
+    expect(warnings).toEqual([]);
+    expect(line).toMatchObject({ semiSpaceCapMb: 8, allocationSitePretenuring: false });
+  });
+
+  it('keeps a young-generation size the operator set in NODE_OPTIONS, naming only the flag it lacks', async () => {
+    const { line, warnings } = await started({ NODE_OPTIONS: '--max-semi-space-size=16' });
+    expect(line).toMatchObject({ semiSpaceCapMb: 16, allocationSitePretenuring: true });
+    expect(warnings.map((warning) => warning['missingV8Flags'])).toEqual([['--no-allocation-site-pretenuring']]);
   });
 
   it('keeps pretenuring on when the operator turned it on (the flag is not allowed in NODE_OPTIONS: command line)', async () => {
-    const { line, pid } = await startedLine({}, ['--allocation-site-pretenuring']);
-    expect(line).toMatchObject({ semiSpaceCapMb: 8, allocationSitePretenuring: true, pid });
+    const { line, warnings } = await started({}, { nodeArgs: ['--allocation-site-pretenuring'] });
+    expect(line).toMatchObject({ semiSpaceCapMb: null, allocationSitePretenuring: true });
+    expect(warnings.map((warning) => warning['missingV8Flags'])).toEqual([['--max-semi-space-size=8']]);
   });
 
   it('keeps V8 its own sizing when asked with --max-semi-space-size=0', async () => {
-    const { line } = await startedLine({ NODE_OPTIONS: '--max-semi-space-size=0' });
+    const { line } = await started({ NODE_OPTIONS: '--max-semi-space-size=0' });
     expect(line).toMatchObject({ semiSpaceCapMb: 0 });
   });
 });

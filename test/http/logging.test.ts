@@ -95,13 +95,16 @@ describe(`logging of calendar serve (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`,
       tracing: 'off',
       logLevel: 'debug',
       node: process.version,
-      // Started as `node bin/calendar.js serve`, without npm start's V8 flags: it restarted itself with
-      // them, in place (the pid is the one spawned).
-      semiSpaceCapMb: 8,
-      allocationSitePretenuring: false,
+      // Started as `node bin/calendar.js serve`, without npm start's V8 flags: V8's defaults (and the
+      // warning below), in the process spawned.
+      semiSpaceCapMb: null,
+      allocationSitePretenuring: true,
       pid: service.child.pid,
       readyMs: expect.any(Number),
     });
+    expect(logLines(service.stderr(), 'started without the V8 flags').map((line) => line['missingV8Flags'])).toEqual([
+      ['--max-semi-space-size=8', '--no-allocation-site-pretenuring'],
+    ]);
     expect(service.stderr()).not.toContain(PASSWORD);
   });
 

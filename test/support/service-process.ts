@@ -17,10 +17,14 @@ export interface ServiceProcess {
   stop(): Promise<number | string>;
 }
 
-/** `node [nodeArgs] bin/calendar.js serve` with `env` over this process's environment (its database settings left out). */
-export function startServiceProcess(env: Record<string, string>, options: { nodeArgs?: readonly string[] } = {}): ServiceProcess {
+/**
+ * `node [nodeArgs] bin/calendar.js serve` (or, `direct`, `bin/calendar.js serve`: its shebang) with
+ * `env` over this process's environment (its database settings left out).
+ */
+export function startServiceProcess(env: Record<string, string>, options: { nodeArgs?: readonly string[]; direct?: boolean } = {}): ServiceProcess {
   const { DATABASE_URL: _url, REDIS_URL: _redis, DATABASE_SCHEMA: _schema, ...inherited } = process.env;
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, 'serve'], {
+  const [command, args] = options.direct ? [BIN, ['serve']] : [process.execPath, [...(options.nodeArgs ?? []), BIN, 'serve']];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...inherited, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
