@@ -1,17 +1,11 @@
 import type { Kysely } from 'kysely';
+import type { ListenForDataVersions } from '../db/data-version-listener.js';
 import type { Database } from '../db/database.js';
 import { newerDataVersion as newer, readDataVersion } from '../db/repositories/calendar-state.js';
 import type { Logger } from '../logger.js';
 import { typedArrayBytes, type CalendarSnapshot } from './calendar-snapshot.js';
 import { loadSnapshot, RETAINED_ENDED_MS } from './load-snapshot.js';
 import { observeReadModelBuild } from '../telemetry/metrics.js';
-
-/** Subscribes to data-version notices; resolves to a function that stops listening. */
-export type ListenForDataVersions = (handlers: {
-  onVersion: (version: string) => void;
-  /** The notice connection was re-established: notices may have been missed meanwhile. */
-  onReconnect: () => void;
-}) => Promise<() => Promise<void>>;
 
 export interface ReadModelOptions {
   db: Kysely<Database>;
