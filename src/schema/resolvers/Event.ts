@@ -1,6 +1,6 @@
 import type { EventResolvers } from '../../../generated/resolvers-types.js';
 import { eventJsonLd, jsonLdText } from '../../domain/event-json-ld.js';
-import { invalidArguments } from '../errors.js';
+import { invalidArguments } from '../../api-error.js';
 import { resolveDemoPictureUrl } from '../../import/demo-picture-path.js';
 import type { ResolvedEventField } from '../event-node.js';
 import { publicBaseUrlOf } from '../public-base-url-context.js';
