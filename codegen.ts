@@ -14,12 +14,25 @@ const config: CodegenConfig = {
   // Our own plugin is loaded from here; every other one the usual way.
   pluginLoader: async (name: string) => (name === '@graphql-codegen/persisted-documents' ? persistedDocumentsPlugin : import(name)),
   generates: {
-    'generated/resolvers-types.ts': {
-      plugins: ['typescript', 'typescript-resolvers'],
+    // The SDL's own types (objects, inputs, enums), importing nothing of ours: what the domain, the
+    // read model and the feeds may use without reaching up to the resolvers' context and mappers.
+    'generated/schema-types.ts': {
+      plugins: ['typescript'],
       config: {
         useTypeImports: true,
         strictScalars: true,
         enumsAsTypes: true,
+        avoidOptionals: { field: true, inputValue: false, object: false, defaultValue: false },
+      },
+    },
+    // The resolver types, over the types above; they import our context and mappers (src/schema).
+    'generated/resolvers-types.ts': {
+      plugins: [{ add: { content: "import type * as Types from './schema-types.js';" } }, 'typescript-resolvers'],
+      config: {
+        useTypeImports: true,
+        strictScalars: true,
+        enumsAsTypes: true,
+        namespacedImportName: 'Types',
         contextType: '../src/schema/context.js#GraphQLContext',
         mappers: {
           Event: '../src/schema/models.js#EventNode',

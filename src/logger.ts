@@ -3,6 +3,7 @@ import { pino, type Logger } from 'pino';
 export type { Logger };
 
 type Destination = ReturnType<typeof pino.destination>;
+/** Process-wide: the buffered stderr destinations of this process, written out when it exits. */
 const unflushed = new Set<Destination>();
 
 /**

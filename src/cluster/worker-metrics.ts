@@ -4,6 +4,8 @@ import { isClusterMessage, type ClusterMessage } from './cluster-messages.js';
 /** A scrape waits this long for the primary's answer (which itself waits for every worker). */
 const ANSWER_TIMEOUT_MS = 4000;
 
+// Process-wide: a worker has one channel to the primary (process.send and 'message'): the scrapes waiting
+// for its answers, and whether this process listens on it yet.
 let nextId = 1;
 const waiting = new Map<number, { resolve: (text: string) => void; reject: (error: Error) => void }>();
 let listening = false;

@@ -39,7 +39,7 @@ export const LOCK_FILE_NAME = 'calendar.lock';
 /** A takeover in progress that is older than this was abandoned by a process that died in it. */
 const ABANDONED_TAKEOVER_MS = 10_000;
 
-/** Directories this process holds: a second open from the same process is refused as well. */
+/** Process-wide, as the lock files are: directories this process holds (a second open from it is refused as well). */
 const held = new Set<string>();
 
 /**

@@ -10,6 +10,9 @@ export interface DataVersionHandlers {
   onReconnect: () => void;
 }
 
+/** Subscribes to data-version notices; resolves to a function that stops listening. */
+export type ListenForDataVersions = (handlers: DataVersionHandlers) => Promise<() => Promise<void>>;
+
 /**
  * LISTENs for data-version notices of one schema on a connection of its own: a LISTEN lives in a
  * session, so it cannot go through the request pool (nor through PgBouncer in transaction mode:

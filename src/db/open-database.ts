@@ -4,18 +4,18 @@ import pg from 'pg';
 import type { Logger } from '../logger.js';
 import { StartupError } from '../startup-error.js';
 import { describeDatabaseError } from './connection-errors.js';
-import { afterReadSideHas, listenForDataVersions } from './data-version-listener.js';
-import type { ListenForDataVersions } from '../read-model/read-model.js';
+import { afterReadSideHas, listenForDataVersions, type ListenForDataVersions } from './data-version-listener.js';
 import type { Database } from './database.js';
 import { readDataVersion } from './repositories/calendar-state.js';
 import { DatabaseHealth } from './database-health.js';
 import { lockDataDir } from './data-dir-lock.js';
-import { activeTracing, type Tracing } from '../telemetry/tracing.js';
+import { activeTracing } from '../telemetry/tracing.js';
+import type { Tracing } from '../telemetry/tracing-contract.js';
 import type { PoolStats } from '../telemetry/metrics.js';
 import { migrations } from './migrations/index.js';
 import { PGliteThread } from './pglite-thread.js';
 import { ReadReplicas } from './read-replicas.js';
-import { createServerProbe, latestAppliedMigration, PROBE_TIMEOUT_MS } from './server-probe.js';
+import { createServerProbe, latestAppliedMigration, PROBE_TIMEOUT_MS, type DatabaseProbe } from './server-probe.js';
 
 export interface DatabaseOptions {
   /** `postgres://...` for a real server; undefined for the embedded PGlite. */
@@ -41,15 +41,6 @@ export interface DatabaseOptions {
    * @default `url`, unless that database is read-only (a replica delivers no notices: the poll alone)
    */
   listenUrl?: string | undefined;
-}
-
-/** What a readiness probe found. */
-export interface DatabaseProbe {
-  reachable: boolean;
-  /** Name of the newest migration applied to the schema; undefined when unreachable or never migrated. */
-  latestMigration?: string | undefined;
-  /** Why it is not reachable (one line). */
-  reason?: string | undefined;
 }
 
 export interface DatabaseHandle {

@@ -7,6 +7,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 
+// Thread-wide: this worker thread serves one database (its PGlite below), so its module state is that database's.
 /** Open transactions by id: each holds PGlite's transaction until the main thread commits or rolls back. */
 const transactions = new Map();
 let nextTransaction = 1;

@@ -3,8 +3,7 @@ import type { Logger } from '../logger.js';
 import type { PoolStats } from '../telemetry/metrics.js';
 import { StartupError } from '../startup-error.js';
 import { describeDatabaseError, isDatabaseUnavailable } from './connection-errors.js';
-import type { DatabaseProbe } from './open-database.js';
-import { createServerProbe, type ServerProbe } from './server-probe.js';
+import { createServerProbe, type DatabaseProbe, type ServerProbe } from './server-probe.js';
 
 /** How long a replica that refused a connection is passed over (tried only when every other one fails too). */
 const PASSED_OVER_MS = 5000;

@@ -1,9 +1,17 @@
 import pg from 'pg';
 import { describeDatabaseError, isPermanentConnectionError } from './connection-errors.js';
-import type { DatabaseProbe } from './open-database.js';
 
 /** A readiness probe gives up after this long: an orchestrator must learn of an outage within a second. */
 export const PROBE_TIMEOUT_MS = 900;
+
+/** What a readiness probe found. */
+export interface DatabaseProbe {
+  reachable: boolean;
+  /** Name of the newest migration applied to the schema; undefined when unreachable or never migrated. */
+  latestMigration?: string | undefined;
+  /** Why it is not reachable (one line). */
+  reason?: string | undefined;
+}
 
 export type RowQuery = (text: string) => Promise<{ rows: Record<string, unknown>[] }>;
 

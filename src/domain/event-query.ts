@@ -1,4 +1,4 @@
-import type { Filter } from '../../generated/resolvers-types.js';
+import type { Filter } from '../../generated/schema-types.js';
 import { parseDateArgument } from './oslo-time.js';
 import { parseHoursRange, type HoursRange } from './hours-range.js';
 import { searchWords } from './search-term.js';

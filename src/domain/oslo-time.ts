@@ -18,7 +18,7 @@ export interface OsloWallClock {
 }
 
 const HOUR_MS = 60 * MINUTE_MS;
-/** Oslo's offset (minutes east of UTC) per UTC hour, for hours with one offset throughout. */
+/** Process-wide (a cache of a pure function): Oslo's offset (minutes east of UTC) per UTC hour, for hours with one offset throughout. */
 const offsetByHour = new Map<number, number>();
 const MAX_KEPT_HOURS = 200_000;
 
@@ -42,7 +42,7 @@ function osloOffsetMinutes(instantMs: number): number {
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
 /**
- * Timestamps already written, by instant. A large answer (a whole-world area: every event, each with
+ * Process-wide (a cache of a pure function): timestamps already written, by instant. A large answer (a whole-world area: every event, each with
  * startDate and endDate) writes tens of thousands, and events mostly start and end on the hour or
  * half hour, so most are written again: one lookup instead of seven paddings and a Date. Bounded
  * (about 3 MB when full), emptied at once when full: it is a cache of a pure function.

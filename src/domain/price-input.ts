@@ -36,7 +36,7 @@ export function readPriceInput(raw: string | number | null | undefined): number 
 }
 
 /**
- * Prices already read, by their text. A calendar's price texts repeat ("Gratis", "250 kr") and a
+ * Process-wide (a cache of a pure function): prices already read, by their text. A calendar's price texts repeat ("Gratis", "250 kr") and a
  * page of a thousand events reads one or more each: one lookup instead of a normalisation and
  * three regular expressions. Bounded, emptied at once when full (a cache of a pure function).
  */

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { WhenPreset } from '../../generated/resolvers-types.js';
+import type { WhenPreset } from '../../generated/schema-types.js';
 import { OSLO_ZONE_NAME } from './oslo-time.js';
 
 export type { WhenPreset };

@@ -1,4 +1,4 @@
-import type { Filter } from '../../generated/resolvers-types.js';
+import type { Filter } from '../../generated/schema-types.js';
 import type { SnapshotCatalogue } from '../read-model/calendar-snapshot.js';
 import type { FeedLanguage } from './feed-parameters.js';
 

@@ -38,10 +38,11 @@ export interface FeedOccurrences {
  * A view of a snapshot in which every date is an Oslo "day" of its own (its own index), so that
  * the API's walk with `groupRepetitionsByDay` (one node per event and day: event-results.ts) makes a
  * node of every date that satisfies the filter. The feed thus reuses the API's conditions as they
- * are, rather than a copy of them that could drift. Kept per snapshot: the walk keeps its scratch
- * marks per snapshot object.
+ * are, rather than a copy of them that could drift. Kept per snapshot (keyed by it, gone with it): the
+ * walk keeps its scratch marks per snapshot object.
  */
 const everyDateViews = new WeakMap<CalendarSnapshot, CalendarSnapshot>();
+/** Process-wide: 0, 1, 2, ... (every date its own day), grown to the largest snapshot; its content never changes. */
 let ownDays = new Int32Array(0);
 
 function everyDateView(snapshot: CalendarSnapshot): CalendarSnapshot {

@@ -1,4 +1,4 @@
-import type { Filter, WhenPreset } from '../../generated/resolvers-types.js';
+import type { Filter, WhenPreset } from '../../generated/schema-types.js';
 
 /** Language of a feed's titles, descriptions and labels. */
 export type FeedLanguage = 'nb' | 'en';

@@ -53,7 +53,7 @@ function osloReading(instant: Date): { wallClock: string; offsetMinutes: number 
   return { wallClock: `${t.slice(0, 4)}${t.slice(5, 7)}${t.slice(8, 10)}T${t.slice(11, 13)}${t.slice(14, 16)}${t.slice(17, 19)}`, offsetMinutes };
 }
 
-/** The value part of the property for each instant already written (its TZID and `:` included). */
+/** Process-wide (a cache of a pure function): the value part of the property for each instant already written (its TZID and `:` included). */
 const valueByInstant = new Map<number, string>();
 /** Bounded like oslo-time.ts's timestamps (emptied at once when full: a cache of a pure function). */
 const MAX_KEPT_VALUES = 20_000;

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { RETRY_AFTER_SECONDS } from '../schema/errors.js';
+import { RETRY_AFTER_SECONDS } from '../api-error.js';
 import { sendJson } from './respond.js';
 
 /** What /ready reports. */

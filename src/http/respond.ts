@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { ExecutionResult } from 'graphql';
-import { apiError } from '../schema/errors.js';
+import { apiError } from '../api-error.js';
 import type { GraphQLMediaType } from './negotiate.js';
 import { httpHeadersFor, httpStatusFor, serializeResult } from './status.js';
 

@@ -166,6 +166,7 @@ export function sendSandboxPage(res: ServerResponse): void {
   res.end(PAGE);
 }
 
+/** Process-wide: the sandbox's files (from node_modules, the same for every server), read and compressed once. */
 const loaded = new Map<string, { raw: Buffer; gzip: Buffer }>();
 
 /** Serves one sandbox file; false when the path names none (the caller answers 404). */

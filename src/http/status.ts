@@ -1,5 +1,5 @@
 import type { ExecutionResult, GraphQLError } from 'graphql';
-import type { HttpErrorExtension } from '../schema/errors.js';
+import type { HttpErrorExtension } from '../api-error.js';
 import type { GraphQLMediaType } from './negotiate.js';
 
 function httpOf(error: GraphQLError): HttpErrorExtension | undefined {

@@ -10,7 +10,7 @@ interface WidgetScript {
   etag: string;
 }
 
-// One bundle per process, built on first request: the widget changes only with a deploy, and
+// Process-wide: one bundle, built on first request: the widget changes only with a deploy, and
 // starting the service (and every test) should not pay for esbuild.
 let script: Promise<WidgetScript> | null = null;
 

@@ -8,7 +8,6 @@ import { findResultPage, type FacetCount, type FacetKind } from './event-results
 import type { DateColumn } from './date-columns.js';
 import { dateRecordsAt } from './date-records.js';
 import { eventRecordsAt } from './event-records.js';
-import { LargeAnswerGate } from './large-answer-gate.js';
 import { listInTurns } from './list-in-turns.js';
 import type { ReadModel } from './read-model.js';
 import { wordMatch, type WordMatch } from './search-matches.js';
@@ -69,7 +68,7 @@ export interface Box {
   maxLongitude: number;
 }
 
-/** An area answer with more events than this is large: built under `areaAnswers`, in chunks. */
+/** An area answer with more events than this is large: built under the read model's `largeAreaAnswers`, in chunks. */
 const LARGE_AREA_ANSWER = 1000;
 /** Events whose records one pair of statements reads. */
 const AREA_READ_CHUNK = 2500;
@@ -78,8 +77,6 @@ const AREA_READ_CHUNK = 2500;
  * fields a map shows (measured with bench/area.ts), so a request arriving meanwhile waits that long.
  */
 const AREA_TURN_CHUNK = 500;
-/** Large area answers built at once in this process (see LargeAnswerGate). */
-const areaAnswers = new LargeAnswerGate({ slots: 1 });
 
 interface NodeRef {
   event: number;
@@ -182,7 +179,7 @@ export class CalendarReader {
    *
    * A box may hold the whole calendar (tens of thousands of events, megabytes of answer), so a large
    * answer is built under bounds (docs/performance.md, "Whole-world allUpcomingEventsInArea"): one
-   * at a time per process (`areaAnswers`: the others wait their turn, briefly, or get a 503); its
+   * at a time per read model, so per process (`largeAreaAnswers`: the others wait their turn, briefly, or get a 503); its
    * records are read AREA_READ_CHUNK events at a time (each statement's rows are parsed as they
    * arrive, and the statements stay small); and its items are handed to the executor
    * AREA_TURN_CHUNK at a time, one turn of the event loop each, so other requests interleave.
@@ -198,7 +195,7 @@ export class CalendarReader {
       return refs.length <= LARGE_AREA_ANSWER ? this.loadNodes(snapshot, refs, options) : null;
     });
     if (small) return small;
-    const release = await areaAnswers.enter();
+    const release = await this.model.largeAreaAnswers.enter();
     try {
       // The snapshot may have moved while waiting: the refs are found again then.
       const nodes = await this.consistently(async (snapshot) => {

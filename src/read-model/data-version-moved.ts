@@ -1,5 +1,5 @@
 import type { GraphQLError } from 'graphql';
-import { serviceUnavailable } from '../schema/errors.js';
+import { serviceUnavailable } from '../api-error.js';
 
 /**
  * A statement saw a newer data version than the snapshot a request is answering from: an import

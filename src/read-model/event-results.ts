@@ -261,6 +261,7 @@ interface Scratch {
   day: Int32Array;
 }
 
+/** Per snapshot (keyed by it, gone with it): walks of one snapshot share its marks, other snapshots have their own. */
 const scratches = new WeakMap<CalendarSnapshot, Scratch>();
 
 function scratchFor(snapshot: CalendarSnapshot): Scratch {

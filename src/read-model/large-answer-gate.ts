@@ -1,4 +1,4 @@
-import { serviceUnavailable } from '../schema/errors.js';
+import { serviceUnavailable } from '../api-error.js';
 
 /** Releases a slot taken with `LargeAnswerGate.enter`; calling it again does nothing. */
 export type ReleaseSlot = () => void;

@@ -1,17 +1,12 @@
 import type { Kysely } from 'kysely';
+import type { ListenForDataVersions } from '../db/data-version-listener.js';
 import type { Database } from '../db/database.js';
 import { newerDataVersion as newer, readDataVersion } from '../db/repositories/calendar-state.js';
 import type { Logger } from '../logger.js';
 import { typedArrayBytes, type CalendarSnapshot } from './calendar-snapshot.js';
+import { LargeAnswerGate } from './large-answer-gate.js';
 import { loadSnapshot, RETAINED_ENDED_MS } from './load-snapshot.js';
 import { observeReadModelBuild } from '../telemetry/metrics.js';
-
-/** Subscribes to data-version notices; resolves to a function that stops listening. */
-export type ListenForDataVersions = (handlers: {
-  onVersion: (version: string) => void;
-  /** The notice connection was re-established: notices may have been missed meanwhile. */
-  onReconnect: () => void;
-}) => Promise<() => Promise<void>>;
 
 export interface ReadModelOptions {
   db: Kysely<Database>;
@@ -62,6 +57,12 @@ export class ReadModel {
   private closed = false;
   private readonly db: Kysely<Database>;
   private readonly logger: Logger;
+  /**
+   * Large area answers built at once from this model's snapshots (see LargeAnswerGate): one slot.
+   * The service has one read model per process, so this bounds the process; read models of their
+   * own (tests, benchmarks) do not wait for one another.
+   */
+  readonly largeAreaAnswers = new LargeAnswerGate({ slots: 1 });
 
   constructor(private readonly options: ReadModelOptions) {
     this.db = options.db;

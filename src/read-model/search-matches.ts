@@ -20,6 +20,7 @@ export interface WordMatch {
 /** Memory the kept matches of one snapshot may take (one byte per event and venue per word). */
 const KEPT_MATCH_BYTES = 64 * 1024 * 1024;
 
+/** Per snapshot (keyed by it, gone with it): a word's matches hold for one data version only. */
 const keptMatches = new WeakMap<CalendarSnapshot, LRUCache<string, Promise<WordMatch>>>();
 
 /**

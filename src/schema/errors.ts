@@ -1,37 +1,4 @@
-import { GraphQLError } from 'graphql';
-
-/**
- * What an error asks of the HTTP response that carries it (GraphQL Yoga's `extensions.http`): set
- * where the error arises, read by the one function that picks the status (src/http/status.ts), and
- * never sent to the client.
- */
-export interface HttpErrorExtension {
-  status: number;
-  headers?: Record<string, string>;
-}
-
-/** An error with a code and the HTTP status it stands for. */
-export function apiError(message: string, code: string, http: HttpErrorExtension, extensions: Record<string, unknown> = {}): GraphQLError {
-  return new GraphQLError(message, { extensions: { code, ...extensions, http } });
-}
-
-/**
- * "Invalid argument value → 200, data null, message `Query Arguments invalid` with
- * `extensions.invalidArgs`" (spec, errors table). `data` is nulled by the useInvalidArgumentsNullData plugin.
- */
-export function invalidArguments(invalidArgs: string[], detail?: string): GraphQLError {
-  return new GraphQLError('Query Arguments invalid', {
-    extensions: { code: 'BAD_USER_INPUT', invalidArgs, ...(detail ? { detail } : {}) },
-  });
-}
-
-/** Seconds a client is asked to wait before retrying after a 503. */
-export const RETRY_AFTER_SECONDS = 5;
-
-/**
- * The service cannot answer now (database unreachable or too slow, too many requests in flight):
- * HTTP 503 with `Retry-After`, so clients and CDNs retry later instead of caching a failure.
- */
-export function serviceUnavailable(message: string, extensions: Record<string, unknown> = {}): GraphQLError {
-  return apiError(message, 'SERVICE_UNAVAILABLE', { status: 503, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } }, extensions);
-}
+// The API's errors live in src/api-error.ts, below every layer that raises them (the read model
+// answers 503 too). This re-export is for the files still importing it from here (src/http/graphql-route.ts,
+// src/http/execute-graphql.ts, src/plugins/use-logged-masked-errors.ts); delete it once they import from there.
+export { serviceUnavailable } from '../api-error.js';

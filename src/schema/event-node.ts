@@ -1,8 +1,6 @@
-import type { EventResolvers } from '../../generated/resolvers-types.js';
 import type { OrganizerRow } from '../db/database.js';
 import { formatOsloTimestamp } from '../domain/oslo-time.js';
 import type { CalendarNode } from '../read-model/calendar-reader.js';
-import type { DefaultResolvedFields } from './resolver-result.js';
 
 /** A stored instant as a Date: records read from the snapshot hold Dates already (no copy made). */
 const asDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
@@ -14,11 +12,13 @@ const optionalTimestamp = (value: Date | string | null): string | null => (value
  * reads it as a property: graphql-jit then calls no function with a resolve-info object, a response
  * path and an arguments object made for it, which for a page of 1 000 events were about 2 MB of
  * short-lived objects (bench: docs/performance.md, "Fields without resolvers"). The fields that need
- * the request (eventLink, repetitions) or take arguments (jsonLd) keep resolvers (resolvers/Event.ts).
+ * the request (eventLink, repetitions) or take arguments (jsonLd) keep resolvers (resolvers/Event.ts),
+ * which also checks these getters against the generated types (not here: those types import this
+ * model, and a check here would make the two import each other).
  *
  * Date fields come from the promoted date (`node.occurrence`), the rest from the event.
  */
-export class EventNode implements EventFieldValues {
+export class EventNode {
   constructor(readonly node: CalendarNode) {}
 
   get id() {
@@ -153,13 +153,6 @@ export class EventNode implements EventFieldValues {
     return this.node.distanceKm;
   }
 }
-
-/** The Event fields that keep a resolver: they need the request, or take arguments. */
-export type ResolvedEventField = 'eventLink' | 'repetitions' | 'jsonLd';
-
-type EventFieldName = Exclude<keyof EventResolvers, '__isTypeOf'>;
-/** Every other Event field, typed as the schema says: the getters above must match. */
-type EventFieldValues = DefaultResolvedFields<EventResolvers, Exclude<EventFieldName, ResolvedEventField>>;
 
 /** Nodes as GraphQL resolves them. */
 export function eventNodes(nodes: readonly CalendarNode[]): EventNode[] {

@@ -83,6 +83,7 @@ export interface PoolStats {
   max: number;
 }
 
+/** Process-wide, like the registry: the request pools of this process's database handles, read at each scrape. */
 const pools = new Set<() => PoolStats[]>();
 
 function poolGauge(name: string, help: string, read: (stats: PoolStats) => number): void {
@@ -110,6 +111,7 @@ export function watchPools(stats: () => PoolStats[]): () => void {
   return () => pools.delete(stats);
 }
 
+/** Process-wide, like the registry: this process's Redis connections, and their gauge once there is one. */
 const redisSources = new Set<() => boolean | undefined>();
 let redisGauge: Gauge | undefined;
 
@@ -137,7 +139,7 @@ export function watchRedis(read: () => boolean | undefined): void {
   });
 }
 
-// One child per outcome, bound once: a lookup is on every request's path.
+// Process-wide, like the counter: one child per outcome, bound once (a lookup is on every request's path).
 const cacheLookupsByOutcome = new Map(CACHE_OUTCOMES.map((outcome) => [outcome, cacheLookups.labels({ outcome })]));
 
 /** The response cache calls this once per lookup. */

@@ -34,7 +34,7 @@ import {
 import type { LogEvent } from 'kysely';
 import { useTracing } from '../plugins/use-tracing.js';
 import type { RequestRecord } from './request-log.js';
-import type { StartTracingOptions, Tracing, TracingSettings } from './tracing.js';
+import type { StartTracingOptions, Tracing, TracingSettings } from './tracing-contract.js';
 
 /** Ours: the request id of the access log line (X-Request-Id). */
 const ATTR_REQUEST_ID = 'http.request.id';

@@ -85,7 +85,7 @@ function hasError(body: GraphQLResponseBody, names: readonly string[]): boolean 
   return (body.errors ?? []).some((error) => names.includes(error.message) || names.includes(String(error.extensions?.['code'])));
 }
 
-// Said once per page, not per client: it is the page that lacks WebCrypto.
+// Page-wide: said once per page, not per client: it is the page that lacks WebCrypto.
 let toldWhyNoPersistedGets = false;
 
 function tellWhyNoPersistedGets(): void {

@@ -10,7 +10,8 @@ const PRESETS: Record<Exclude<OsloFormat, Intl.DateTimeFormatOptions>, Intl.Date
   dateTime: { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
 };
 
-// Building an Intl.DateTimeFormat is far slower than using one; a list of cards reuses a handful.
+// Page-wide (a cache of a pure function): building an Intl.DateTimeFormat is far slower than using one;
+// a list of cards reuses a handful.
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {

@@ -34,6 +34,7 @@ const TEXT = {
   en: { free: 'Free', seeTickets: 'See ticket info' },
 } as const;
 
+/** Page-wide (a cache of a pure function): one number format per language. */
 const numberFormats = new Map<Language, Intl.NumberFormat>();
 
 function formatNumber(amount: number, language: Language): string {

@@ -15,7 +15,7 @@ import type { CalendarSnapshot } from '../../../read-model/calendar-snapshot.js'
 import { DataVersionMoved } from '../../../read-model/data-version-moved.js';
 import { changesInLog } from '../../../read-model/snapshot-change-log.js';
 import type { GraphQLContext } from '../../context.js';
-import { invalidArguments } from '../../errors.js';
+import { invalidArguments } from '../../../api-error.js';
 import { eventNodes } from '../../event-node.js';
 import { nodeOptionsFor } from '../../node-options.js';
 import { selectedFieldNames, selectionSetsOf } from '../../selected-fields.js';

@@ -3,7 +3,7 @@ import type { QueryResolvers } from '../../../../generated/resolvers-types.js';
 import { findEventIds } from '../../../db/repositories/event-lookups.js';
 import { MAX_LIST_ARGUMENT_LENGTH } from '../../../domain/event-query.js';
 import type { CalendarNode, NodeOptions } from '../../../read-model/calendar-reader.js';
-import { invalidArguments } from '../../errors.js';
+import { invalidArguments } from '../../../api-error.js';
 import { EventNode, eventNodes } from '../../event-node.js';
 import { nodeOptionsFor } from '../../node-options.js';
 import { selectedFieldNames } from '../../selected-fields.js';
