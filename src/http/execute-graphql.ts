@@ -4,7 +4,7 @@ import type { Logger } from '../logger.js';
 import type { GraphQLContext } from '../schema/context.js';
 import type { GetEnveloped } from '../plugins/index.js';
 import type { EdgeContext } from '../plugins/edge-context.js';
-import { serviceUnavailable } from '../schema/errors.js';
+import { serviceUnavailable } from '../api-error.js';
 import type { ResponsePolicies, ResponsePolicy } from './response-policy.js';
 import type { GraphQLParams } from './request-params.js';
 

@@ -19,7 +19,7 @@ import type { ResponsePolicies } from './response-policy.js';
 import { requestError, sendJson, sendRequestError } from './respond.js';
 import { httpHeadersFor, httpStatusFor, serializeResult } from './status.js';
 import { writeStoredAnswer } from './stored-answer-writer.js';
-import { serviceUnavailable } from '../schema/errors.js';
+import { serviceUnavailable } from '../api-error.js';
 import type { RequestRecord } from '../telemetry/request-log.js';
 
 /** Largest accepted request body: the standard introspection query is ~2 KB, our largest operation under 1 KB. */

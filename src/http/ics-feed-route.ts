@@ -12,7 +12,7 @@ import { storedAnswer, type Answers } from './answer-cache.js';
 import { NO_STORE } from './caching-headers.js';
 import { writeStoredAnswer } from './stored-answer-writer.js';
 import type { DatabaseHealth } from '../db/database-health.js';
-import { databaseUnavailable } from '../plugins/use-logged-masked-errors.js';
+import { databaseUnavailable } from '../database-unavailable.js';
 import { httpHeadersFor, httpStatusFor } from './status.js';
 
 /** The feed's path. */

@@ -1,23 +1,10 @@
 import { handleStreamOrSingleExecutionResult, isGraphQLError, useMaskedErrors, type Plugin } from '@envelop/core';
 import { GraphQLError } from 'graphql';
-import { isDatabaseUnavailable } from '../db/connection-errors.js';
 import type { DatabaseHealth } from '../db/database-health.js';
 import type { Logger } from '../logger.js';
-import { serviceUnavailable } from '../schema/errors.js';
+import { databaseUnavailable } from '../database-unavailable.js';
 
-export const DATABASE_UNAVAILABLE_MESSAGE = 'The calendar database is unavailable or too slow right now. Retry shortly.';
 const MASKED_MESSAGE = 'Internal server error: the failure has been logged.';
-
-/**
- * A failure of a database that cannot answer now (connection-errors.ts), as the 503 the service
- * answers it with, reported to the database health (which logs once per outage); undefined for any
- * other failure. Shared by GraphQL (below) and the routes outside it (/events.ics).
- */
-export function databaseUnavailable(error: unknown, databaseHealth: DatabaseHealth | undefined): GraphQLError | undefined {
-  if (!isDatabaseUnavailable(error)) return undefined;
-  databaseHealth?.reportFailure(error);
-  return serviceUnavailable(DATABASE_UNAVAILABLE_MESSAGE);
-}
 
 /**
  * Errors we raise on purpose (GraphQLErrors with a code) reach the client as they are. A database

@@ -1,4 +1,4 @@
-import type { EventResolvers } from '../../generated/resolvers-types.js';
+import type { Event } from '../../generated/schema-types.js';
 
 /**
  * The `occurrences` columns that only the database holds of what a node's date fields and its
@@ -11,7 +11,7 @@ export type DateColumn = 'start_time' | 'duration' | 'tickets_url' | 'prices';
 
 const EVERY_DATE_COLUMN: readonly DateColumn[] = ['duration', 'prices', 'start_time', 'tickets_url'];
 
-type EventFieldName = Exclude<keyof EventResolvers, '__isTypeOf'>;
+type EventFieldName = Exclude<keyof Event, '__typename'>;
 
 /**
  * The date columns each Event field reads beyond the snapshot (src/schema/resolvers/Event.ts).

@@ -1,8 +1,8 @@
-import type { EventResolvers } from '../../generated/resolvers-types.js';
+import type { Event } from '../../generated/schema-types.js';
 import type { EventFields } from '../db/database.js';
 
 export type EventColumn = keyof EventFields;
-type EventFieldName = Exclude<keyof EventResolvers, '__isTypeOf'>;
+type EventFieldName = Exclude<keyof Event, '__typename'>;
 
 /**
  * The `events` columns each Event field reads (src/schema/resolvers/Event.ts): none for the fields
