@@ -24,8 +24,12 @@ export interface ReadModelOptions {
   rereadAfterMs?: number | undefined;
 }
 
-/** Every read model of this process, told directly when an import commits here (see announceDataVersion). */
-const inProcess = new Set<ReadModel>();
+/**
+ * Process-wide: every read model of this process, told directly when an import commits here (see
+ * announceDataVersion). An import run in a process is a fact of that process, whichever database
+ * handle ran it; read models of other databases find their version unchanged and do nothing.
+ */
+const readModelsOfThisProcess = new Set<ReadModel>();
 
 /**
  * An import has committed in this process: every read model here reads its database's version, and
@@ -33,7 +37,7 @@ const inProcess = new Set<ReadModel>();
  * once, not within the next poll). Read models of other databases find their version unchanged.
  */
 export async function announceDataVersion(): Promise<void> {
-  await Promise.all([...inProcess].map((model) => model.catchUp()));
+  await Promise.all([...readModelsOfThisProcess].map((model) => model.catchUp()));
 }
 
 /**
@@ -67,7 +71,7 @@ export class ReadModel {
   constructor(private readonly options: ReadModelOptions) {
     this.db = options.db;
     this.logger = options.logger;
-    inProcess.add(this);
+    readModelsOfThisProcess.add(this);
   }
 
   /**
@@ -207,7 +211,7 @@ export class ReadModel {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.poller);
-    inProcess.delete(this);
+    readModelsOfThisProcess.delete(this);
     await this.stopListening?.();
     await this.building?.catch(() => undefined);
   }
