@@ -4,7 +4,7 @@ import type { GetEnveloped } from '../plugins/index.js';
 import { GRAPHQL_VARY, NO_STORE } from './caching-headers.js';
 import { CSRF_MESSAGE, isCsrfSafe, requestMediaType } from './csrf.js';
 import { executeGraphQL, type GraphQLOutcome } from './execute-graphql.js';
-import { negotiateGraphQLMediaType, type GraphQLMediaType } from './negotiate.js';
+import { negotiateGraphQLMediaType } from './negotiate.js';
 import { resolvePersistedQuery, type PersistedQueryStore } from './persisted-queries.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import { paramsFromBody, paramsFromSearch, type GraphQLParams, type ParamsOutcome } from './request-params.js';
@@ -16,8 +16,7 @@ import { SERVICE_CALLER, type RequestCaller } from '../identity/request-caller.j
 import type { UsageRecorder } from '../identity/usage-recorder.js';
 import type { InFlightLimit } from './in-flight-limit.js';
 import type { ResponsePolicies } from './response-policy.js';
-import { requestError, sendJson, sendRequestError } from './respond.js';
-import { httpHeadersFor, httpStatusFor, serializeResult } from './status.js';
+import { requestError, sendRequestError, sendResult } from './respond.js';
 import { writeStoredAnswer } from './stored-answer-writer.js';
 import { serviceUnavailable } from '../api-error.js';
 import type { RequestRecord } from '../telemetry/request-log.js';
@@ -110,11 +109,9 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
   if (options.record && outcome.operationName) options.record.operationName = outcome.operationName;
   if (outcome.executed) options.usage?.record(caller);
   if (answered.answer) return writeStoredAnswer(req, res, answered.answer, { method, mediaType, notice: caller.notice, headers: vary });
-  const { result } = outcome;
-  const status = httpStatusFor(result, mediaType);
   // A notice is meant for this caller alone: `private` tells every cache on the way.
-  const control = result.extensions?.['notice'] === undefined ? NO_STORE : `private, ${NO_STORE}`;
-  sendJson(res, status, serializeResult(result), { 'Cache-Control': control, ...httpHeadersFor(result), ...vary }, mediaType);
+  const control = outcome.result.extensions?.['notice'] === undefined ? NO_STORE : `private, ${NO_STORE}`;
+  sendResult(res, outcome.result, { headers: { 'Cache-Control': control, ...vary }, mediaType });
 }
 
 /** Everything a GraphQL answer depends on besides the data version; nothing per caller (the key only changes the notice). */
