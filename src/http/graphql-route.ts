@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
-import type { GetEnveloped } from '../plugins/index.js';
+import type { GetEnveloped } from '../plugins/get-enveloped.js';
 import { GRAPHQL_VARY, NO_STORE } from './caching-headers.js';
 import { CSRF_MESSAGE, isCsrfSafe, requestMediaType } from './csrf.js';
 import { executeGraphQL, type GraphQLOutcome } from './execute-graphql.js';
-import { negotiateGraphQLMediaType, type GraphQLMediaType } from './negotiate.js';
+import { negotiateGraphQLMediaType } from './negotiate.js';
 import { resolvePersistedQuery, type PersistedQueryStore } from './persisted-queries.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import { paramsFromBody, paramsFromSearch, type GraphQLParams, type ParamsOutcome } from './request-params.js';
