@@ -1,4 +1,5 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
+import type { CodegenPlugin } from '@graphql-codegen/plugin-helpers';
 import { persistedDocumentsPlugin } from './codegen/persisted-documents.ts';
 
 /**
@@ -11,8 +12,8 @@ const config: CodegenConfig = {
   schema: 'schema.graphql',
   documents: ['queries/**/*.graphql'],
   emitLegacyCommonJSImports: false,
-  // Our own plugin is loaded from here; every other one the usual way.
-  pluginLoader: async (name: string) => (name === '@graphql-codegen/persisted-documents' ? persistedDocumentsPlugin : import(name)),
+  // Our own plugin is loaded from here; every other one the usual way (a module codegen takes for a plugin, as its own loader does).
+  pluginLoader: async (name: string) => (name === '@graphql-codegen/persisted-documents' ? persistedDocumentsPlugin : (import(name) as Promise<CodegenPlugin>)),
   generates: {
     // The SDL's own types (objects, inputs, enums), importing nothing of ours: what the domain, the
     // read model and the feeds may use without reaching up to the resolvers' context and mappers.

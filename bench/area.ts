@@ -46,7 +46,7 @@ function startService(dir: string, env: Record<string, string>): Promise<{ child
   });
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /listening on (\S+)/.exec(out);
       if (match?.[1]) resolve({ child, url: match[1] });

@@ -17,7 +17,7 @@
 import { execFileSync } from 'node:child_process';
 import { startPinned, startPinnedService, type PinnedProcess } from './support/pinned-process.js';
 import { processCpuMs } from './support/process-cpu.js';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -29,7 +29,9 @@ function children(pid) {
     try {
       const ppid = Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))[1]);
       if (ppid === pid) out.push(Number(entry), ...children(Number(entry)));
-    } catch {}
+    } catch {
+      // The process ended between the listing and the read.
+    }
   }
   return out;
 }

@@ -11,7 +11,7 @@ export async function postQuery<TData>(endpoint: string, query: string, variable
     headers: { 'Content-Type': 'application/json', ...(apiKey ? { 'X-Api-Key': apiKey } : {}) },
     body: JSON.stringify({ query, variables }),
   });
-  return dataOf<TData>(await response.json());
+  return dataOf((await response.json()) as GraphQLResponse<TData>);
 }
 
 /** GET: cacheable by the browser and a CDN; the service runs it only with the preflight header. */
@@ -20,7 +20,7 @@ export async function getQuery<TData>(endpoint: string, query: string, variables
   url.searchParams.set('query', query);
   url.searchParams.set('variables', JSON.stringify(variables));
   const response = await fetch(url, { headers: { 'Service-Require-Preflight': 'true' } });
-  return dataOf<TData>(await response.json());
+  return dataOf((await response.json()) as GraphQLResponse<TData>);
 }
 
 function dataOf<TData>(body: GraphQLResponse<TData>): TData {

@@ -10,8 +10,8 @@ export function createUrqlClient(endpoint: string, fetch: typeof globalThis.fetc
     // (Or set `preferGetMethod: false` to POST everything, which no CDN caches.)
     fetchOptions: { headers: { 'Service-Require-Preflight': 'true' } },
     exchanges: [
-      // Normalised cache: an event is one node per date, so key it by id and startDate.
-      cacheExchange({ keys: { Event: (event) => `${String(event['id'])}@${String(event['startDate'])}` } }),
+      // Normalised cache: an event is one node per date, so key it by id and startDate (a DateTime: a string).
+      cacheExchange({ keys: { Event: (event) => `${String(event['id'])}@${event['startDate'] as string}` } }),
       persistedExchange({ preferGetForPersistedQueries: true }),
       fetchExchange,
     ],

@@ -16,9 +16,9 @@ export interface Command<Input = unknown> {
   description?: string;
   options: Readonly<Record<string, OptionSpec>>;
   /** Checks the arguments and returns what `run` needs; throws UsageError. Touches nothing outside. */
-  parse(line: CommandLine): Input | Promise<Input>;
+  parse(this: void, line: CommandLine): Input | Promise<Input>;
   /** Does the work; resolves with the exit status, or -1 for a command that keeps running (`serve`). */
-  run(input: Input): Promise<number>;
+  run(this: void, input: Input): Promise<number>;
 }
 
 /**

@@ -73,8 +73,8 @@ clear. Register them again where the file is imported ("calendar keys add --key"
     }
     // A write failure (a full disk, a reader that went away: `calendar export | head`) is reported
     // by the stream's 'error' event; with a listener it fails the export instead of the process.
-    let writeError: unknown;
-    const onError = (error: unknown) => (writeError ??= error);
+    let writeError: Error | undefined;
+    const onError = (error: Error) => (writeError ??= error);
     out.on('error', onError);
     try {
       const summary = await withMigratedDatabase(async (db) => {

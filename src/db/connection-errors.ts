@@ -45,7 +45,7 @@ function codeOf(error: unknown): string | undefined {
 
 function causes(error: unknown): unknown[] {
   // Node reports a refused connection to a name with several addresses as an AggregateError.
-  const nested = error instanceof AggregateError ? error.errors : [];
+  const nested: readonly unknown[] = error instanceof AggregateError ? error.errors : [];
   return [error, ...nested];
 }
 

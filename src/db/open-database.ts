@@ -325,13 +325,14 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationRe
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: () => Promise.resolve(migrations) },
     migrationTableSchema: rows[0]?.schema ?? 'public',
   });
   const result = await retryVanishedCatalogueReads(() => migrator.migrateToLatest());
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error');
-    const cause = result.error instanceof Error ? result.error.message : String(result.error);
+    const error: unknown = result.error;
+    const cause = error instanceof Error ? error.message : String(error);
     throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${cause}`);
   }
   return result;

@@ -26,7 +26,7 @@ export async function latestAppliedMigration(query: RowQuery): Promise<string | 
 
 export interface ServerProbe {
   /** One attempt: whether the server answers within PROBE_TIMEOUT_MS, and its newest migration. */
-  probeOnce(): Promise<DatabaseProbe & { permanent?: boolean }>;
+  probeOnce(this: void): Promise<DatabaseProbe & { permanent?: boolean }>;
   end(): Promise<void>;
 }
 

@@ -7,6 +7,7 @@
 export const MAX_LINE_OCTETS = 75;
 
 /** Anything escapeText changes: most text (ids, names, URLs) has none, and is returned as it is. */
+// eslint-disable-next-line no-control-regex -- the control characters are what TEXT escapes or drops.
 const NEEDS_ESCAPING = /[\\;,\u0000-\u0008\u000a-\u001f\u007f]/;
 
 /**
@@ -17,11 +18,13 @@ export function escapeText(text: string): string {
   if (!NEEDS_ESCAPING.test(text)) return text;
   return text
     .replace(/\r\n?/g, '\n')
+    // eslint-disable-next-line no-control-regex -- the control characters TEXT does not allow are dropped.
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
     .replace(/[\\;,\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
 }
 
-const NON_ASCII = /[^\u0000-\u007f]/;
+/** Any UTF-16 code unit past ASCII. */
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * One content line, folded so that no line is longer than 75 octets: a fold is CRLF plus one space,

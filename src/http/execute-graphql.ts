@@ -2,7 +2,7 @@ import { processRequest, type Request as HelixRequest } from 'graphql-helix';
 import { GraphQLError, getOperationAST, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Logger } from '../logger.js';
 import type { GraphQLContext } from '../schema/context.js';
-import type { GetEnveloped } from '../plugins/index.js';
+import type { GetEnveloped } from '../plugins/get-enveloped.js';
 import type { EdgeContext } from '../plugins/edge-context.js';
 import { serviceUnavailable } from '../api-error.js';
 import type { ResponsePolicies, ResponsePolicy } from './response-policy.js';

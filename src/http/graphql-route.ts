@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
-import type { GetEnveloped } from '../plugins/index.js';
+import type { GetEnveloped } from '../plugins/get-enveloped.js';
 import { GRAPHQL_VARY, NO_STORE } from './caching-headers.js';
 import { CSRF_MESSAGE, isCsrfSafe, requestMediaType } from './csrf.js';
 import { executeGraphQL, type GraphQLOutcome } from './execute-graphql.js';

@@ -1,4 +1,4 @@
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { Kind, OperationTypeNode, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { selectedFieldNames } from '../schema/selected-fields.js';
 
 const MINUTE = 60_000;
@@ -74,7 +74,7 @@ export class ResponsePolicies {
    */
   policyOf(document: DocumentNode, operationName: string | undefined): ResponsePolicy | null {
     let byName = this.byDocument.get(document);
-    if (!byName) this.byDocument.set(document, (byName = new Map()));
+    if (!byName) this.byDocument.set(document, (byName = new Map<string, ResponsePolicy | null>()));
     const known = byName.get(operationName ?? '');
     if (known !== undefined) return known;
     const fields = rootFieldNames(document, operationName);
@@ -90,7 +90,7 @@ function rootFieldNames(document: DocumentNode, operationName: string | undefine
   const operation = document.definitions.find(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (operationName === undefined || d.name?.value === operationName),
   );
-  if (!operation || operation.operation !== 'query') return [];
+  if (!operation || operation.operation !== OperationTypeNode.QUERY) return [];
   const fragments = Object.fromEntries(
     document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
   );

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
-import type { GetEnveloped } from '../plugins/index.js';
+import type { GetEnveloped } from '../plugins/get-enveloped.js';
 import { answerPreflight, setCorsHeaders } from './cors.js';
 import { handleGraphQL } from './graphql-route.js';
 import { UNCACHED_ANSWERS, type Answers } from './answer-cache.js';

@@ -10,6 +10,7 @@ import { DatabaseHealth } from '../db/database-health.js';
 import type { Logger } from '../logger.js';
 import { activeTracing } from '../telemetry/tracing.js';
 import { ReadModel } from '../read-model/read-model.js';
+import type { GetEnveloped } from './get-enveloped.js';
 import { useApiKey } from './use-api-key.js';
 import { useCalendarContext } from './use-calendar-context.js';
 import { useDescriptiveValidationErrors } from './use-descriptive-validation-errors.js';
@@ -42,7 +43,7 @@ export interface PluginOptions {
 }
 
 /** The Envelop pipeline around our executor. Order matters where noted. */
-export function createEnveloped(options: PluginOptions) {
+export function createEnveloped(options: PluginOptions): GetEnveloped {
   const databaseHealth = options.databaseHealth ?? new DatabaseHealth(options.logger);
   const readModel = options.readModel ?? startedReadModel(options);
   const plugins: (Plugin | false | undefined)[] = [
@@ -75,8 +76,6 @@ export function createEnveloped(options: PluginOptions) {
   ];
   return envelop({ plugins: plugins.filter((p): p is Plugin => Boolean(p)) });
 }
-
-export type GetEnveloped = ReturnType<typeof createEnveloped>;
 
 /** A read model of the pipeline's own, for callers that run operations without the service (tests, benchmarks). */
 function startedReadModel(options: PluginOptions): ReadModel {

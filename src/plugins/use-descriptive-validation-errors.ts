@@ -29,12 +29,14 @@ function valuePlaces(document: DocumentNode): Map<ASTNode, string> {
  */
 export function useDescriptiveValidationErrors(): Plugin {
   return {
-    onValidate({ params }) {
+    // Envelop types the document and the errors with `any` (it takes any graphql version): here they are graphql-js's.
+    onValidate({ params }: { params: { documentAST: DocumentNode } }) {
       return ({ valid, result, setResult }) => {
         if (valid) return;
         let places: Map<ASTNode, string> | undefined;
         setResult(
-          result.map((error) => {
+          result.map((error: unknown) => {
+            if (!(error instanceof GraphQLError)) return error;
             const node = error.nodes?.[0];
             if (!node || !VALUE_KINDS.has(node.kind)) return error;
             places ??= valuePlaces(params.documentAST);

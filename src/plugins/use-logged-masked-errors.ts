@@ -34,7 +34,7 @@ export function useLoggedMaskedErrors(options: { logger: Logger; databaseHealth:
       return {
         onExecuteDone(payload) {
           return handleStreamOrSingleExecutionResult(payload, ({ result, setResult }) => {
-            if (result.errors != null) setResult({ ...result, errors: result.errors.map((error) => mask(error, id)) });
+            if (result.errors != null) setResult({ ...result, errors: result.errors.map((error: Error) => mask(error, id)) });
           });
         },
       };

@@ -1,5 +1,5 @@
 import type { Plugin } from '@envelop/core';
-import { GraphQLError, type ValidationRule } from 'graphql';
+import { GraphQLError, OperationTypeNode, type ValidationRule } from 'graphql';
 
 /**
  * The API is read-only: the schema has no mutation or subscription type. graphql-js 16 validates
@@ -8,7 +8,7 @@ import { GraphQLError, type ValidationRule } from 'graphql';
  */
 const readOnlyOperations: ValidationRule = (context) => ({
   OperationDefinition(node) {
-    if (node.operation === 'query' || context.getSchema().getRootType(node.operation)) return;
+    if (node.operation === OperationTypeNode.QUERY || context.getSchema().getRootType(node.operation)) return;
     context.reportError(
       new GraphQLError(`This API is read-only: the schema has no ${node.operation} type. Send a query.`, {
         nodes: [node],

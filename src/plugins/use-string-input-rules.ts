@@ -1,5 +1,5 @@
 import type { Plugin } from '@envelop/core';
-import { GraphQLError, visit, type DocumentNode } from 'graphql';
+import { GraphQLError, visit, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 
 /**
  * PostgreSQL text cannot hold U+0000: a NUL in any string argument would fail deep in the driver
@@ -32,9 +32,11 @@ function valueHasNul(value: unknown): boolean {
     if (typeof next === 'string') {
       if (next.includes(NUL)) return true;
     } else if (Array.isArray(next)) {
-      pending.push(...next);
+      const items: readonly unknown[] = next;
+      pending.push(...items);
     } else if (next !== null && typeof next === 'object') {
-      pending.push(...Object.values(next));
+      const values: readonly unknown[] = Object.values(next);
+      pending.push(...values);
     }
   }
   return false;
@@ -43,7 +45,8 @@ function valueHasNul(value: unknown): boolean {
 /** Refuses string input no argument can hold (see above) before any resolver runs. */
 export function useStringInputRules(): Plugin {
   return {
-    onExecute({ args, setResultAndStopExecution }) {
+    // Envelop types the arguments with `any` (it takes any graphql version): here they are graphql-js's.
+    onExecute({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (result: ExecutionResult) => void }) {
       const hasNul = valueHasNul(args.variableValues) || literalHasNul(args.document);
       if (!hasNul) return;
       setResultAndStopExecution({

@@ -1,6 +1,6 @@
 import type { Plugin } from '@envelop/core';
 import { context, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
-import { getOperationAST } from 'graphql';
+import { getOperationAST, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { EdgeContext } from './edge-context.js';
 
 // GraphQL semantic conventions are still "incubating": copied here, as the OpenTelemetry docs
@@ -66,7 +66,8 @@ export function useTracing(options: TracingPluginOptions): Plugin {
         });
       },
     },
-    onExecute({ args }) {
+    // Envelop types the arguments and the result with `any` (it takes any graphql version): here they are graphql-js's.
+    onExecute({ args }: { args: ExecutionArgs }) {
       // Inside the instrumentation above: the active span is this execution's.
       const span = trace.getActiveSpan();
       if (!span) return;
@@ -80,9 +81,12 @@ export function useTracing(options: TracingPluginOptions): Plugin {
       const hash = (args.contextValue as Partial<EdgeContext>).persistedHash;
       if (hash) span.setAttribute(ATTR_GRAPHQL_PERSISTED_HASH, hash);
       return {
-        onExecuteDone({ result }) {
+        onExecuteDone({ result }: { result: ExecutionResult | AsyncIterable<unknown> }) {
           if (!('errors' in result) || !result.errors?.length) return;
-          const codes = result.errors.map((error) => String(error.extensions?.['code'] ?? 'INTERNAL_SERVER_ERROR'));
+          const codes = result.errors.map((error) => {
+            const code = error.extensions?.['code'];
+            return typeof code === 'string' ? code : 'INTERNAL_SERVER_ERROR';
+          });
           span.setAttribute(ATTR_GRAPHQL_ERROR_CODES, codes);
           span.setStatus({ code: SpanStatusCode.ERROR, message: result.errors[0]?.message });
         },

@@ -1,4 +1,4 @@
-import { sql, type Compilable, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, OccurrenceRow } from '../db/database.js';
 import { DATE_CANCELLED, DATE_NO_END, DATE_SOLD_OUT, type CalendarSnapshot } from './calendar-snapshot.js';
 import type { DateColumn } from './date-columns.js';
@@ -13,7 +13,7 @@ const dateStatements = new RecordStatements<DateColumn, DateRow>((db, columns) =
     .selectFrom('calendar_state as cs')
     .leftJoin('occurrences as o', (join) => join.on(sql<boolean>`o.id = any(${[] as string[]}::bigint[])`))
     .select('cs.version');
-  return (columns === null ? dates.selectAll('o') : dates.select('o.id').select(columns.map((column) => `o.${column}` as const))) as Compilable<DateRow>;
+  return columns === null ? dates.selectAll('o') : dates.select('o.id').select(columns.map((column) => `o.${column}` as const));
 });
 
 /**

@@ -1,4 +1,4 @@
-import { sql, type Compilable, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, EventFields, EventRecord } from '../db/database.js';
 import type { CalendarSnapshot } from './calendar-snapshot.js';
 import type { EventColumn } from './event-columns.js';
@@ -28,7 +28,7 @@ export const eventStatements = new RecordStatements<EventColumn, EventRow>(
       .selectFrom('calendar_state as cs')
       .leftJoin('events as e', (join) => join.on(sql<boolean>`e.id = any(${[] as string[]}::text[])`))
       .select('cs.version')
-      .select((columns ?? EVENT_FIELDS).map((column) => `e.${column}` as const)) as Compilable<EventRow>,
+      .select((columns ?? EVENT_FIELDS).map((column) => `e.${column}` as const)),
 );
 
 /**

@@ -355,7 +355,7 @@ function venueRankRanges(snapshot: CalendarSnapshot, allowed: Uint8Array, fromSt
   let total = 0;
   for (let v = 0; v < allowed.length; v++) {
     if (allowed[v] !== 1) continue;
-    const own = values.subarray(offsets[v]!, offsets[v + 1]!);
+    const own = values.subarray(offsets[v], offsets[v + 1]);
     const [from, to] = startBounds(snapshot, own, fromStart, until);
     if (to <= from) continue;
     ranges.push(own.subarray(from, to));
@@ -394,7 +394,7 @@ class RankMerge {
     const run = heap[0]!;
     const rank = this.runs[run]![this.at[run]!]!;
     this.at[run] = this.at[run]! + 1;
-    if (this.at[run]! < this.runs[run]!.length) this.siftDown(0);
+    if (this.at[run] < this.runs[run]!.length) this.siftDown(0);
     else {
       const last = heap.pop()!;
       if (heap.length > 0) {

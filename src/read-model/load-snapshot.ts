@@ -195,7 +195,7 @@ class ListBuilder {
     const offsets = new Uint32Array(order.length + 1);
     for (let i = 0; i < order.length; i++) offsets[i + 1] = offsets[i]! + end(order[i]!) - starts[order[i]!]!;
     const packed = new Uint32Array(offsets[order.length]!);
-    for (let i = 0; i < order.length; i++) packed.set(values.subarray(starts[order[i]!]!, end(order[i]!)), offsets[i]!);
+    for (let i = 0; i < order.length; i++) packed.set(values.subarray(starts[order[i]!], end(order[i]!)), offsets[i]);
     return { offsets, values: packed };
   }
 }

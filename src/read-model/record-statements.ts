@@ -49,7 +49,7 @@ export class RecordStatements<Column extends string, Row extends { version: stri
 
   private statement(db: Kysely<Database>, columns: readonly Column[] | null, key: string): CompiledQuery<Row> {
     let statements = this.byDatabase.get(db);
-    if (!statements) this.byDatabase.set(db, (statements = new Map()));
+    if (!statements) this.byDatabase.set(db, (statements = new Map<string, CompiledQuery<Row>>()));
     let statement = statements.get(key);
     if (!statement) {
       statement = this.build(db, columns).compile();

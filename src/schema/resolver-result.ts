@@ -10,3 +10,9 @@ export type ResolverResult<R> =
 
 /** The values `Model` must hold, under the fields' own names, for the fields `Names` of `Resolvers`. */
 export type DefaultResolvedFields<Resolvers, Names extends keyof Resolvers> = { readonly [F in Names]: ResolverResult<NonNullable<Resolvers[F]>> };
+
+/**
+ * `Model`, which must hold `Fields`: naming this type is the check (a compile error says which field
+ * differs), with nothing at run time.
+ */
+export type Satisfies<Model extends Fields, Fields> = Model;

@@ -1,4 +1,4 @@
-import { parse, type DocumentNode } from 'graphql';
+import { Kind, parse, type DocumentNode } from 'graphql';
 import { loadPersistedDocuments } from '../http/persisted-queries.js';
 
 /** The label of a GraphQL request whose document names no operation (or that never got as far as one). */
@@ -9,7 +9,7 @@ export const OTHER_OPERATION = '(other)';
 export const MAX_OTHER_OPERATION_NAMES = 50;
 
 function operationNames(document: DocumentNode): string[] {
-  return document.definitions.flatMap((definition) => (definition.kind === 'OperationDefinition' && definition.name ? [definition.name.value] : []));
+  return document.definitions.flatMap((definition) => (definition.kind === Kind.OPERATION_DEFINITION && definition.name ? [definition.name.value] : []));
 }
 
 /** The operation names of the trusted documents (queries/*.graphql, as the persisted-documents manifest). */

@@ -83,7 +83,7 @@ function operationOf(sql: string): string | undefined {
 }
 
 /** Builds the SDK and registers it globally; called by startTracing only. */
-export async function createTracing(settings: TracingSettings, options: StartTracingOptions): Promise<Tracing> {
+export function createTracing(settings: TracingSettings, options: StartTracingOptions): Tracing {
   const logger = options.logger;
   if (logger) {
     // The SDK's own trouble (a collector that does not answer) goes to our log, never to the

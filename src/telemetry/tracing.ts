@@ -43,7 +43,7 @@ export async function startTracing(settings: TracingSettings, options: StartTrac
   if (processTracing) throw new Error('Tracing is already started in this process.');
   if (!options.exporter && !tracingEnabled(settings)) return undefined;
   const { createTracing } = await import('./otel-tracing.js');
-  processTracing = await createTracing(settings, options);
+  processTracing = createTracing(settings, options);
   return processTracing;
 }
 

@@ -4,6 +4,7 @@ import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { createLogger } from '../../src/logger.js';
 import { createEnveloped } from '../../src/plugins/index.js';
+import type { GetEnveloped } from '../../src/plugins/get-enveloped.js';
 import { buildExecutableSchema } from '../../src/schema/executable-schema.js';
 import type { GraphQLContext } from '../../src/schema/context.js';
 import { createGraphQLRunner, type RunOperation } from '../support/graphql-runner.js';
@@ -143,7 +144,7 @@ describe(`events filter (${databaseLabel}): when`, () => {
 
 describe(`events filter (${databaseLabel}): when bounds the response's freshness`, () => {
   let pipelineNow = WEDNESDAY_NOON;
-  let getEnveloped: ReturnType<typeof createEnveloped> | undefined;
+  let getEnveloped: GetEnveloped | undefined;
 
   /** Executes through the service's pipeline and returns the context's `freshUntil` afterwards. */
   async function freshUntilAfter(query: string, variables: Record<string, unknown>, now: Date): Promise<Date | null> {
@@ -156,9 +157,9 @@ describe(`events filter (${databaseLabel}): when bounds the response's freshness
       eventLinkBase: 'https://kalender.example.no/arrangement',
     });
     const { contextFactory, execute, schema } = getEnveloped({});
-    const context = (await contextFactory()) as unknown as GraphQLContext;
+    const context = (await contextFactory()) as GraphQLContext;
     const result = await execute({ schema, document: parse(query), contextValue: context, variableValues: variables });
-    expect((result as { errors?: unknown }).errors).toBeUndefined();
+    expect(result.errors).toBeUndefined();
     return context.freshUntil.instant();
   }
 

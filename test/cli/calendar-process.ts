@@ -43,10 +43,10 @@ export function startServe(env: Record<string, string>): ServeProcess {
   const child = spawn(process.execPath, [BIN, 'serve'], { env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<Run>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stdout, stderr })));
   const listening = new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const match = /listening on (\S+)/.exec(stdout);
       if (match?.[1]) resolve(match[1]);

@@ -17,7 +17,7 @@ function recordingFetch() {
   const calls: Array<{ method: string; hash: string | undefined }> = [];
   const fetch: FetchLike = async (url, init) => {
     const body = typeof init.body === 'string' ? (JSON.parse(init.body) as { extensions?: { persistedQuery?: { sha256Hash: string } } }) : undefined;
-    const extensions = body?.extensions ?? JSON.parse(new URL(url).searchParams.get('extensions') ?? '{}');
+    const extensions = body?.extensions ?? (JSON.parse(new URL(url).searchParams.get('extensions') ?? '{}') as { persistedQuery?: { sha256Hash: string } });
     calls.push({ method: init.method ?? 'GET', hash: extensions.persistedQuery?.sha256Hash });
     return globalThis.fetch(url, init);
   };

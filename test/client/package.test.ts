@@ -32,7 +32,7 @@ const run = async (file: string, args: string[], cwd: string) => {
     return await execFileAsync(file, args, { cwd, env: { ...process.env, npm_config_loglevel: 'error' }, maxBuffer: 10 * 1024 * 1024 });
   } catch (error) {
     const failure = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${[file, ...args].join(' ')} failed in ${cwd}:\n${failure.stdout ?? ''}\n${failure.stderr ?? ''}\n${failure.message}`);
+    throw new Error(`${[file, ...args].join(' ')} failed in ${cwd}:\n${failure.stdout ?? ''}\n${failure.stderr ?? ''}\n${failure.message}`, { cause: error });
   }
 };
 const node = (args: string[], cwd: string) => run(process.execPath, args, cwd);

@@ -187,7 +187,7 @@ describe.skipIf(!browserTests.run)('widget in Chromium', () => {
       expect(request.method()).toBe('GET');
       expect(request.headers()['service-require-preflight']).toBe('true');
       expect(request.headers()['x-client-id']).toBeUndefined();
-      const extensions = JSON.parse(new URL(request.url()).searchParams.get('extensions')!);
+      const extensions = JSON.parse(new URL(request.url()).searchParams.get('extensions')!) as { persistedQuery: { sha256Hash: string } };
       expect(extensions.persistedQuery.sha256Hash).toMatch(/^[0-9a-f]{64}$/);
     }
   });

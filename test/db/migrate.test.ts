@@ -10,7 +10,7 @@ import { retryVanishedCatalogueReads } from '../../src/db/open-database.js';
 function migrations(outcomes: MigrationResultSet[]) {
   let runs = 0;
   return {
-    migrate: async () => outcomes[Math.min(runs++, outcomes.length - 1)]!,
+    migrate: () => Promise.resolve(outcomes[Math.min(runs++, outcomes.length - 1)]!),
     runs: () => runs,
   };
 }

@@ -38,7 +38,7 @@ describe('answers written item by item', () => {
       empty: {},
       none: null,
       numbers: Array.from({ length: 20 }, (_, i) => i / 3),
-      words: Array.from({ length: 12 }, (_, i) => `ord ${i} – «${'æ'.repeat(i)}»  `),
+      words: Array.from({ length: 12 }, (_, i) => `ord ${i} – «${'æ'.repeat(i)}» \u2028`),
       deep: { a: { b: { c: { d: [row, row, row, row, row, row, row, row, row] } } } },
       lists: Array.from({ length: 10 }, (_, i) => Array.from({ length: i }, () => row)),
     });

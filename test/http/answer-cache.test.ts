@@ -145,7 +145,7 @@ describe('response cache: one lookup-or-run operation', () => {
 
 describe.skipIf(throwawayRedisUnavailable())('response cache over a Redis of its own', () => {
   let redis: ThrowawayRedis;
-  let circuits: RedisCircuit[] = [];
+  const circuits: RedisCircuit[] = [];
   beforeAll(async () => {
     redis = await startThrowawayRedis();
   });

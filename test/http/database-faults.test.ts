@@ -136,7 +136,7 @@ describe.skipIf(unavailable)('the service when PostgreSQL fails', { timeout: 120
     // A line when the outage starts and one when it ends, however many requests failed (a shutdown
     // may flap once: a connection made while the server was stopping). The log is written in batches
     // (at most 200 ms apart): the line of the recovery may follow the answers that showed it.
-    await within(2000, async () => logLines(service.stderr(), 'database reachable again').length >= logLines(service.stderr(), 'database unavailable').length).catch(() => undefined);
+    await within(2000, () => Promise.resolve(logLines(service.stderr(), 'database reachable again').length >= logLines(service.stderr(), 'database unavailable').length)).catch(() => undefined);
     const failed = answers.filter((a) => a.status === 503).length;
     const started = logLines(service.stderr(), 'database unavailable').length;
     expect(started).toBeGreaterThanOrEqual(1);
@@ -212,7 +212,7 @@ describe.skipIf(unavailable)('starting the service against PostgreSQL', { timeou
     const withPassword = cluster.url.replace('postgres@', 'postgres:secret@');
     const service = startServiceProcess({ ...SERVICE_ENV, DATABASE_URL: withPassword, DATABASE_WAIT_SECONDS: '60' });
     try {
-      await within(30_000, async () => logLines(service.stderr(), 'database at').length > 0);
+      await within(30_000, () => Promise.resolve(logLines(service.stderr(), 'database at').length > 0));
       await cluster.start();
       const url = await service.listening;
       expect((await uncachedPage(url)).status).toBe(200);

@@ -54,7 +54,8 @@ function literal(value: unknown, type: GraphQLInputType): string {
   if (isNonNullType(type)) return literal(value, type.ofType);
   if (value === null) return 'null';
   if (isListType(type)) return `[${(value as unknown[]).map((v) => literal(v, type.ofType)).join(', ')}]`;
-  if (isEnumType(type)) return String(value);
+  // An enum value is its name, a string.
+  if (isEnumType(type)) return value as string;
   if (isInputObjectType(type)) {
     const fields = type.getFields();
     return `{ ${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}: ${literal(v, fields[k]!.type)}`).join(', ')} }`;

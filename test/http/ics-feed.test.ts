@@ -101,7 +101,8 @@ interface FeedEvent {
 
 /** The feed as a calendar client reads it: ical.js, with the feed's own VTIMEZONE. */
 function parseFeed(text: string): { events: FeedEvent[]; calendar: ICAL.Component } {
-  const calendar = new ICAL.Component(ICAL.parse(text));
+  // One VCALENDAR: its jCal is an array.
+  const calendar = new ICAL.Component(ICAL.parse(text) as unknown[]);
   for (const zone of calendar.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(zone);
   const events = calendar.getAllSubcomponents('vevent').map((component) => {
     const e = new ICAL.Event(component);

@@ -62,7 +62,7 @@ describe.skipIf(!browserTests.run)(`sandbox in a real browser (Chromium at ${CHR
       await page.keyboard.press('Escape');
       await page.keyboard.type('ories { id name_en slug_nb }', { delay: 20 });
       const typed = await page.evaluate(() => {
-        const element = document.querySelector('.graphiql-query-editor .CodeMirror') as (Element & { CodeMirror?: { getValue(): string } }) | null;
+        const element = document.querySelector<Element & { CodeMirror?: { getValue(): string } }>('.graphiql-query-editor .CodeMirror');
         return element?.CodeMirror?.getValue() ?? '';
       });
       // The editor closes brackets as they are typed; compare without the layout.

@@ -104,9 +104,9 @@ describe(`read model (${databaseLabel}): one data version per answer`, () => {
     let statements = 0;
     const counter: KyselyPlugin = {
       transformQuery: (args) => args.node,
-      transformResult: async (args) => {
+      transformResult: (args) => {
         statements++;
-        return args.result;
+        return Promise.resolve(args.result);
       },
     };
     const counted = createGraphQLRunner(database.db.withPlugin(counter), () => NOW);

@@ -25,6 +25,6 @@ export function createGraphQLRunner(db: Kysely<Database>, clock: () => Date): Ru
     const errors = validate(schema, document);
     if (errors.length > 0) return { errors };
     const result = await execute({ schema, document, contextValue: await contextFactory(), variableValues: variables ?? {} });
-    return result as ExecutionResult;
+    return result;
   };
 }

@@ -47,8 +47,8 @@ class QueryCounter implements KyselyPlugin {
     if (!isDataVersionPoll(args.node)) this.count += 1;
     return args.node;
   }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return args.result;
+  transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return Promise.resolve(args.result);
   }
 }
 

@@ -37,7 +37,7 @@ export function eventsFeedUrl(baseUrl: string, filter?: Filter | null, options: 
   const page = (globalThis as { location?: { href?: string } }).location?.href;
   const origin = new URL(baseUrl, page).origin;
   const parameters: string[] = [];
-  for (const [name, value] of Object.entries(filter ?? {}) as [string, unknown][]) {
+  for (const [name, value] of Object.entries<Filter[keyof Filter]>(filter ?? {})) {
     if (value == null || WITHOUT_EFFECT.has(name)) continue;
     let text: string;
     if (Array.isArray(value)) {
@@ -46,7 +46,7 @@ export function eventsFeedUrl(baseUrl: string, filter?: Filter | null, options: 
       text = entries.join(',');
     } else if (typeof value === 'object') {
       // `near`, the only object among the fields.
-      const { latitude, longitude, radiusKm } = value as { latitude: number; longitude: number; radiusKm: number };
+      const { latitude, longitude, radiusKm } = value;
       text = [latitude, longitude, radiusKm].map(decimal).join(',');
     } else text = String(value);
     parameters.push(`${encodeURIComponent(name)}=${encodeValue(text)}`);

@@ -3,15 +3,14 @@ import { resolveDemoPictureUrl } from '../../demo/demo-picture-path.js';
 import { eventJsonLd, jsonLdText } from '../../domain/event-json-ld.js';
 import { invalidArguments } from '../../api-error.js';
 import type { EventNode } from '../event-node.js';
-import type { DefaultResolvedFields } from '../resolver-result.js';
+import type { DefaultResolvedFields, Satisfies } from '../resolver-result.js';
 
 /** The Event fields that keep a resolver: they need the request, or take arguments. */
 type ResolvedEventField = 'eventLink' | 'repetitions' | 'jsonLd';
 
 type EventFieldName = Exclude<keyof EventResolvers, '__isTypeOf'>;
 // Every other Event field is a getter of EventNode, typed as the schema says: the getters must match.
-const getterFields: DefaultResolvedFields<EventResolvers, Exclude<EventFieldName, ResolvedEventField>> = {} as EventNode;
-void getterFields;
+type _EventGetters = Satisfies<EventNode, DefaultResolvedFields<EventResolvers, Exclude<EventFieldName, ResolvedEventField>>>;
 
 /** `YYYY-MM-DD` as days since 1970-01-01, as the read model numbers Oslo days. */
 const osloDayNumber = (day: string): number => Math.round(Date.parse(`${day}T00:00:00Z`) / 86_400_000);

@@ -1,12 +1,11 @@
 import type { PriceResolvers } from '../../../generated/resolvers-types.js';
 import type { PriceModel } from '../models.js';
-import type { DefaultResolvedFields } from '../resolver-result.js';
+import type { DefaultResolvedFields, Satisfies } from '../resolver-result.js';
 import { readPriceInput } from '../../domain/price-input.js';
 import { ticketTypeLabels } from '../../domain/ticket-types.js';
 
 // `type` is the stored price's own property, read without a resolver (schema/event-node.ts says why).
-const storedPriceFields: DefaultResolvedFields<PriceResolvers, 'type'> = {} as PriceModel;
-void storedPriceFields;
+type _StoredPriceFields = Satisfies<PriceModel, DefaultResolvedFields<PriceResolvers, 'type'>>;
 
 export const Price: PriceResolvers = {
   price: (p) => readPriceInput(p.price),

@@ -60,6 +60,6 @@ export const allUpcomingEventsInArea: QueryResolvers['allUpcomingEventsInArea'] 
   const box = { minLatitude: minLatitude!, maxLatitude: maxLatitude!, minLongitude: minLongitude!, maxLongitude: maxLongitude! };
   const nodes = await ctx.calendar.eventsInArea(box, nodeOptions(info));
   // A large answer's items are promises released a chunk per turn of the event loop (list-in-turns.ts):
-  // GraphQL completes a list of promises item by item, though the generated type names only the items.
-  return nodes.map((item) => (item instanceof Promise ? item.then((node) => new EventNode(node)) : new EventNode(item))) as unknown as EventNode[];
+  // GraphQL completes a list of promises item by item.
+  return nodes.map((item) => (item instanceof Promise ? item.then((node) => new EventNode(node)) : new EventNode(item)));
 };
