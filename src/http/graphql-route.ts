@@ -8,7 +8,7 @@ import { negotiateGraphQLMediaType } from './negotiate.js';
 import { resolvePersistedQuery, type PersistedQueryStore } from './persisted-queries.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import { paramsFromBody, paramsFromSearch, type GraphQLParams, type ParamsOutcome } from './request-params.js';
-import { storedAnswerOfBytes, type Answers, type Ran } from './answer-cache.js';
+import { storedAnswerOfBytes, type AnswerLookup, type Answers, type Ran } from './answer-cache.js';
 import { answerBytes } from './answer-bytes.js';
 import type { CallerIdentity } from '../identity/caller-identity.js';
 import type { IncomingRequestView } from '../identity/caller.js';
@@ -76,28 +76,12 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
       });
     }
   }
-  // A GET's parameters are decoded only when its exact URL is not answered from the cache.
-  const params = (): ParamsOutcome => (parsed ??= paramsFromSearch(url.searchParams));
-
   // Who is calling: once per request, for a hit and an execution alike.
   const view: IncomingRequestView = { headers: req.headers, query: url.search.includes('key=') ? Object.fromEntries(url.searchParams) : undefined };
   const resolved = options.identity.callerOf(view);
   const caller = resolved instanceof Promise ? await resolved : resolved;
 
-  const answered = await options.answers.lookupOrRun<GraphQLOutcome>({
-    requestText: method === 'GET' ? url.search : undefined,
-    meaning: () => {
-      const outcome = params();
-      return outcome.ok ? graphQLMeaning(outcome.params) : undefined;
-    },
-    run: async (background) => {
-      const outcome = params();
-      // Not shareable, so never a background refresh: a request error of this request.
-      if (!outcome.ok) return { value: { result: outcome.error, executed: false } };
-      const ran = await execute(req, url, method, outcome.params, background ? SERVICE_CALLER : caller, options, background);
-      return { value: ran, shareable: await shareable(ran) };
-    },
-  });
+  const answered = await options.answers.lookupOrRun(new GraphQLLookup(req, url, method, parsed, caller, options));
 
   if (answered.from === 'cache') {
     if (options.record && answered.answer.operation) options.record.operationName ??= answered.answer.operation;
@@ -112,6 +96,43 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
   // A notice is meant for this caller alone: `private` tells every cache on the way.
   const control = outcome.result.extensions?.['notice'] === undefined ? NO_STORE : `private, ${NO_STORE}`;
   sendResult(res, outcome.result, { headers: { 'Cache-Control': control, ...vary }, mediaType });
+}
+
+/**
+ * One GraphQL request as the response cache sees it (a class, not closures: nothing is created per
+ * request but the object itself, on the hottest path there is, a hit).
+ */
+class GraphQLLookup implements AnswerLookup<GraphQLOutcome> {
+  readonly requestText: string | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly url: URL,
+    private readonly method: string,
+    /** A POST's parameters, read from its body; a GET's are decoded only when its exact URL is not answered from the cache. */
+    private parsed: ParamsOutcome | undefined,
+    private readonly caller: RequestCaller,
+    private readonly options: GraphQLRouteOptions,
+  ) {
+    this.requestText = method === 'GET' ? url.search : undefined;
+  }
+
+  meaning(): string | undefined {
+    const outcome = this.params();
+    return outcome.ok ? graphQLMeaning(outcome.params) : undefined;
+  }
+
+  async run(background: boolean): Promise<Ran<GraphQLOutcome>> {
+    const outcome = this.params();
+    // Not shareable, so never a background refresh: a request error of this request.
+    if (!outcome.ok) return { value: { result: outcome.error, executed: false } };
+    const ran = await execute(this.req, this.url, this.method, outcome.params, background ? SERVICE_CALLER : this.caller, this.options, background);
+    return { value: ran, shareable: await shareable(ran) };
+  }
+
+  private params(): ParamsOutcome {
+    return (this.parsed ??= paramsFromSearch(this.url.searchParams));
+  }
 }
 
 /** Everything a GraphQL answer depends on besides the data version; nothing per caller (the key only changes the notice). */
