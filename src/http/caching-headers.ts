@@ -19,15 +19,25 @@ export interface Freshness {
 }
 
 /**
+ * How long past its freshness a cache may still serve an answer when the origin errors or cannot
+ * be reached (RFC 5861 `stale-if-error`): a day. A reader behind a CDN then sees the calendar as it
+ * was, not an error, through an origin outage; the TTLs bound only what moves with "now" (which
+ * dates have ended), and an answer hours old is better than none. Fastly, Cloudflare and Akamai
+ * honour it; Varnish needs its VCL to (grace).
+ */
+export const STALE_IF_ERROR_SECONDS = 86_400;
+
+/**
  * `Cache-Control` of a cacheable GET answer, from the same TTL as our response cache: browsers and
- * CDNs keep it for what remains of that TTL, and a CDN may serve it stale for half a TTL more while
- * it revalidates. An answer served stale by our own cache (while it is refreshed) has max-age=0.
+ * CDNs keep it for what remains of that TTL, a CDN may serve it stale for half a TTL more while
+ * it revalidates, and for STALE_IF_ERROR_SECONDS while the origin fails. An answer served stale by
+ * our own cache (while it is refreshed) has max-age=0.
  */
 export function publicCacheControl(freshness: Freshness): string {
   // Whole seconds, so that Age + max-age is the TTL: `Age` is the age in whole seconds, floored.
   const remaining = Math.max(0, Math.floor(freshness.ttlMs / 1000) - Math.floor(freshness.ageMs / 1000));
   const stale = Math.floor(freshness.ttlMs / 2000);
-  return `public, max-age=${remaining}, s-maxage=${remaining}, stale-while-revalidate=${stale}`;
+  return `public, max-age=${remaining}, s-maxage=${remaining}, stale-while-revalidate=${stale}, stale-if-error=${STALE_IF_ERROR_SECONDS}`;
 }
 
 /** Characters of the SHA-256 digest (base64url) a body tag keeps: 162 bits. */

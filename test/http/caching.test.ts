@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-/** `public, max-age=N, s-maxage=N, stale-while-revalidate=M` → its numbers. */
+/** `public, max-age=N, s-maxage=N, stale-while-revalidate=M, stale-if-error=E` → its numbers. */
 function directives(cacheControl: string | null): Record<string, number | true> {
   const result: Record<string, number | true> = {};
   for (const part of (cacheControl ?? '').split(',')) {
@@ -68,6 +68,8 @@ describe('HTTP caching headers', () => {
     expect(cc['max-age']).toBeLessThanOrEqual(3600);
     expect(cc['s-maxage']).toBe(cc['max-age']);
     expect(cc['stale-while-revalidate']).toBe(1800);
+    // Served by a CDN through an origin outage for a day (RFC 5861).
+    expect(cc['stale-if-error']).toBe(86_400);
     expect(res.headers.get('vary')).toBe('Accept, X-Api-Key, Service-Require-Preflight');
     expect(res.headers.get('etag')).toMatch(/^"[\w-]+"$/);
   });
@@ -79,6 +81,7 @@ describe('HTTP caching headers', () => {
       expect(cc['max-age'], query).toBeGreaterThan(20);
       expect(cc['max-age'], query).toBeLessThanOrEqual(30);
       expect(cc['stale-while-revalidate'], query).toBe(15);
+      expect(cc['stale-if-error'], query).toBe(86_400);
     }
   });
 

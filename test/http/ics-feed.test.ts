@@ -252,7 +252,7 @@ describe(`GET /events.ics (${databaseLabel}): HTTP`, () => {
     const { response } = await fetchFeed('venueSlug=storsalen');
     expect(response.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(response.headers.get('cache-control')).toMatch(/^public, max-age=(30|29|28), s-maxage=\d+, stale-while-revalidate=15$/);
+    expect(response.headers.get('cache-control')).toMatch(/^public, max-age=(30|29|28), s-maxage=\d+, stale-while-revalidate=15, stale-if-error=86400$/);
     const etag = response.headers.get('etag')!;
     expect(etag).toMatch(/^"[\w-]{27}"$/);
     const again = await fetch(feedAddress('venueSlug=storsalen'), { headers: { 'if-none-match': etag } });
