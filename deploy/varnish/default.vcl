@@ -1,0 +1,111 @@
+vcl 4.1;
+# A CDN edge for the event calendar API: Varnish 7.1 with varnish-modules (xkey). docs/cdn.md says
+# how to run it. Replace the backend's .host and .port with the service's address.
+#
+# - GET and HEAD are cached by the whole URL (the query string holds the GraphQL document and its
+#   variables) and by the answer's Vary headers, for what its Cache-Control says (s-maxage); POST
+#   and anything else pass to the service.
+# - While the service answers, a copy past its freshness is served only within its own
+#   stale-while-revalidate (while one request fetches it again); later it is fetched afresh.
+# - While the service is down or answers errors, a copy is served for as long as its
+#   stale-if-error says (a day): readers see the calendar as it was, not an error.
+# - PURGE with a Surrogate-Key header (space-separated keys) soft-purges the copies tagged with
+#   them (xkey), from the addresses in `purgers` only; the tag headers never reach clients.
+import std;
+import xkey;
+
+backend calendar {
+  .host = "127.0.0.1";
+  .port = "4000";
+  # Sick while /ready fails (database unreachable, schema behind, read model being built) or the
+  # service does not answer: copies are then served from grace.
+  .probe = {
+    .url = "/ready";
+    .interval = 1s;
+    .timeout = 1s;
+    .window = 3;
+    .threshold = 2;
+    .initial = 2;
+  }
+}
+
+# Who may purge: the service's nodes. Replace with their addresses.
+acl purgers {
+  "127.0.0.1";
+  "::1";
+}
+
+sub vcl_recv {
+  if (req.method == "PURGE") {
+    if (client.ip !~ purgers) {
+      return (synth(403, "Not allowed"));
+    }
+    set req.http.x-purged = xkey.softpurge(req.http.Surrogate-Key);
+    return (synth(200, "Purged " + req.http.x-purged));
+  }
+  if (req.method != "GET" && req.method != "HEAD") {
+    return (pass);
+  }
+  if (req.http.x-refetch) {
+    # Restarted by vcl_hit: fetch afresh instead of serving the copy past its own window.
+    set req.grace = 0s;
+  }
+  if (req.http.x-serve-stale) {
+    # Restarted by vcl_synth: the fetch failed; any copy within its grace will do.
+    unset req.http.x-refetch;
+  }
+}
+
+sub vcl_hit {
+  # Beyond its stale-while-revalidate while the service is healthy: fetched afresh (once per request).
+  if (obj.ttl + std.duration(obj.http.x-stale-while-revalidate, 0s) < 0s && std.healthy(req.backend_hint)
+      && !req.http.x-refetch && !req.http.x-serve-stale) {
+    set req.http.x-refetch = "1";
+    return (restart);
+  }
+}
+
+sub vcl_backend_response {
+  # The built-in rules took the TTL from s-maxage and the grace from stale-while-revalidate: keep
+  # that window for vcl_hit, and let the copy outlive its freshness for stale-if-error.
+  if (beresp.http.Cache-Control ~ "stale-while-revalidate=[0-9]+") {
+    set beresp.http.x-stale-while-revalidate = regsub(beresp.http.Cache-Control, "^.*stale-while-revalidate=([0-9]+).*$", "\1s");
+  }
+  if (beresp.http.Cache-Control ~ "stale-if-error=[0-9]+") {
+    set beresp.grace = std.duration(regsub(beresp.http.Cache-Control, "^.*stale-if-error=([0-9]+).*$", "\1s"), 0s);
+  }
+  if (beresp.http.Surrogate-Key) {
+    set beresp.http.xkey = beresp.http.Surrogate-Key;
+  }
+  if (beresp.status >= 500 && (bereq.is_bgfetch || bereq.http.x-refetch)) {
+    # A refresh that failed keeps the copy it was refreshing (an uncacheable 5xx would otherwise hide
+    # it behind a hit-for-miss): a background one silently, a request's one through vcl_synth.
+    return (abandon);
+  }
+}
+
+sub vcl_backend_error {
+  if (bereq.is_bgfetch || bereq.http.x-refetch) {
+    # The service cannot be reached: keep the copy (see above).
+    return (abandon);
+  }
+}
+
+sub vcl_synth {
+  # A fetch afresh that failed (service down, or an error it answered): answer from the copy instead.
+  if (resp.status == 503 && req.http.x-refetch && !req.http.x-serve-stale && req.restarts < 3) {
+    set req.http.x-serve-stale = "1";
+    return (restart);
+  }
+}
+
+sub vcl_deliver {
+  if (resp.status >= 500 && req.http.x-refetch && !req.http.x-serve-stale && req.restarts < 3) {
+    # An error delivered for a fetch afresh: answer from the copy instead.
+    set req.http.x-serve-stale = "1";
+    return (restart);
+  }
+  unset resp.http.x-stale-while-revalidate;
+  unset resp.http.xkey;
+  unset resp.http.Surrogate-Key;
+}
