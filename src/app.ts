@@ -131,6 +131,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     getEnveloped,
     policies: new ResponsePolicies({ ttlPerRootField: options.responseTtlMs ? { ...RESPONSE_TTL_MS, ...options.responseTtlMs } : undefined }),
     persistedQueries,
+    cdnTagHeader: config.CDN_TAG_HEADER === 'none' ? undefined : config.CDN_TAG_HEADER,
     schemaSource,
     logger,
     answers,

@@ -67,6 +67,10 @@ const ConfigSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
   /** The response cache (in this process, and in Redis when REDIS_URL is set); off only to measure or debug the pipeline. */
   RESPONSE_CACHE: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  /** The header that carries CDN tags on cacheable answers (docs/cdn.md); none: no tags sent. */
+  CDN_TAG_HEADER: z
+    .enum(['Surrogate-Key', 'Cache-Tag', 'Edge-Cache-Tag', 'none'], { error: 'must be Surrogate-Key, Cache-Tag, Edge-Cache-Tag or none' })
+    .default('Surrogate-Key'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO_EVENTS: z.coerce.number().int().min(0).max(1_000_000).default(2000),
   /** Testing aid: a fixed "now" (ISO 8601) instead of the wall clock. */

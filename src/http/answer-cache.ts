@@ -16,17 +16,19 @@ export interface StoredAnswer {
   ttlMs: number;
   /** Name of the operation that produced it (for the access log line and metrics of a hit). */
   operation?: string | undefined;
+  /** What an import can change under it, for CDNs to purge by (domain/answer-tags.ts). */
+  cdnTags: readonly string[];
 }
 
 /** The shareable answer of an execution: its bytes and their tag, stamped now. */
-export function storedAnswer(body: string, ttlMs: number, operation?: string): StoredAnswer {
+export function storedAnswer(body: string, ttlMs: number, operation: string | undefined, cdnTags: readonly string[]): StoredAnswer {
   const bytes = Buffer.from(body);
-  return { body: bytes, tag: bodyTag(bytes), storedAt: Date.now(), ttlMs, operation };
+  return { body: bytes, tag: bodyTag(bytes), storedAt: Date.now(), ttlMs, operation, cdnTags };
 }
 
 /** The same, of bytes whose tag is already known (written as they were hashed: answer-bytes.ts). */
-export function storedAnswerOfBytes(bytes: { body: Buffer; tag: string }, ttlMs: number, operation?: string): StoredAnswer {
-  return { body: bytes.body, tag: bytes.tag, storedAt: Date.now(), ttlMs, operation };
+export function storedAnswerOfBytes(bytes: { body: Buffer; tag: string }, ttlMs: number, operation: string | undefined, cdnTags: readonly string[]): StoredAnswer {
+  return { body: bytes.body, tag: bytes.tag, storedAt: Date.now(), ttlMs, operation, cdnTags };
 }
 
 /** How an answer stands at a given moment. */
@@ -274,17 +276,28 @@ export class AnswerCache implements Answers {
   }
 }
 
-/** `<storedAt> <ttlMs> <tag> <operation or ->\n<body>`: a few bytes of bookkeeping in front of the answer's own. */
+/**
+ * `<storedAt> <ttlMs> <tag> <operation or -> <CDN tags, comma-separated, or ->\n<body>`: a few bytes of
+ * bookkeeping in front of the answer's own (CDN tags hold no space, comma or newline: answer-tags.ts).
+ */
 function encodeShared(answer: StoredAnswer): Buffer {
-  return Buffer.concat([Buffer.from(`${answer.storedAt} ${answer.ttlMs} ${answer.tag} ${answer.operation ?? '-'}\n`), answer.body]);
+  const cdnTags = answer.cdnTags.length > 0 ? answer.cdnTags.join(',') : '-';
+  return Buffer.concat([Buffer.from(`${answer.storedAt} ${answer.ttlMs} ${answer.tag} ${answer.operation ?? '-'} ${cdnTags}\n`), answer.body]);
 }
 
 function decodeShared(value: Buffer): StoredAnswer | undefined {
   const newline = value.indexOf(10);
   if (newline < 0) return undefined;
-  const [storedAt, ttlMs, tag, operation] = value.subarray(0, newline).toString().split(' ');
+  const [storedAt, ttlMs, tag, operation, cdnTags] = value.subarray(0, newline).toString().split(' ');
   const stamp = Number(storedAt);
   const ttl = Number(ttlMs);
   if (!Number.isFinite(stamp) || !Number.isFinite(ttl) || !tag) return undefined;
-  return { body: value.subarray(newline + 1), tag, storedAt: stamp, ttlMs: ttl, operation: operation && operation !== '-' ? operation : undefined };
+  return {
+    body: value.subarray(newline + 1),
+    tag,
+    storedAt: stamp,
+    ttlMs: ttl,
+    operation: operation && operation !== '-' ? operation : undefined,
+    cdnTags: cdnTags && cdnTags !== '-' ? cdnTags.split(',') : [],
+  };
 }

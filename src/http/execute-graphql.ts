@@ -114,11 +114,14 @@ export async function executeGraphQL(
  */
 function boundedPolicy(policy: ResponsePolicy | null, contextValue: unknown): ResponsePolicy | undefined {
   if (!policy) return undefined;
-  const { freshUntil, now } = contextValue as Partial<Pick<GraphQLContext, 'freshUntil' | 'now'>>;
+  const { freshUntil, now, answerTags } = contextValue as Partial<Pick<GraphQLContext, 'freshUntil' | 'now' | 'answerTags'>>;
+  // The execution's own tags (the event a lookup found) beside its root fields'.
+  const added = answerTags?.values() ?? [];
+  const tagged = added.length === 0 ? policy : { ...policy, tags: [...new Set([...added, ...policy.tags])] };
   const until = freshUntil && now ? freshUntil.instant() : null;
-  if (!until || !now) return policy;
+  if (!until || !now) return tagged;
   const ttlMs = Math.min(policy.ttlMs, until.getTime() - now.getTime());
-  return ttlMs > 0 ? { ...policy, ttlMs } : undefined;
+  return ttlMs > 0 ? { ...tagged, ttlMs } : undefined;
 }
 
 function operationNameOf(document: DocumentNode, operationName?: string | null): string | undefined {

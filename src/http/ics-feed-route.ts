@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { CATEGORIES_TAG, EVENTS_TAG, ORGANIZERS_TAG, VENUES_TAG } from '../domain/answer-tags.js';
 import { buildEventQuery } from '../domain/event-query.js';
 import { feedName } from '../feeds/feed-name.js';
 import { feedOccurrences } from '../feeds/feed-occurrences.js';
@@ -11,6 +12,7 @@ import type { ReadModel } from '../read-model/read-model.js';
 import { storedAnswer, type Answers } from './answer-cache.js';
 import { NO_STORE } from './caching-headers.js';
 import { writeStoredAnswer } from './stored-answer-writer.js';
+import type { CdnTagHeaderName } from './cdn-tag-header.js';
 import type { DatabaseHealth } from '../db/database-health.js';
 import { databaseUnavailable } from '../database-unavailable.js';
 import { httpHeadersFor, httpStatusFor } from './status.js';
@@ -19,6 +21,9 @@ import { httpHeadersFor, httpStatusFor } from './status.js';
 export const ICS_FEED_PATH = '/events.ics';
 
 const MEDIA_TYPE = 'text/calendar';
+
+/** A feed lists events (any event change may alter it) with venue, organizer and category names. */
+const FEED_CDN_TAGS = [EVENTS_TAG, VENUES_TAG, ORGANIZERS_TAG, CATEGORIES_TAG];
 
 /** A feed saved from a browser keeps a name calendar programs open. */
 const CONTENT_HEADERS = { 'Content-Disposition': 'inline; filename="events.ics"' };
@@ -35,6 +40,8 @@ export interface IcsFeedOptions {
   eventLinkBase: string;
   /** Told when the database cannot answer (one log line per outage, /ready). @default none */
   databaseHealth?: DatabaseHealth | undefined;
+  /** The header that carries CDN tags (CDN_TAG_HEADER). @default none */
+  cdnTagHeader?: CdnTagHeaderName | undefined;
   /** The response cache (UNCACHED_ANSWERS when off: every request renders; answers still carry public caching headers). */
   answers: Answers;
 }
@@ -86,13 +93,13 @@ async function answerIcsFeed(req: IncomingMessage, res: ServerResponse, url: URL
         name: feedName(filter, feed.catalogue, lan),
         eventLinkBase: options.eventLinkBase,
       });
-      const answer = storedAnswer(body, ttlMs, 'events.ics');
+      const answer = storedAnswer(body, ttlMs, 'events.ics', FEED_CDN_TAGS);
       return { value: answer, shareable: { answer, keep: true } };
     },
   });
   const answer = answered.from === 'cache' ? answered.answer : answered.value;
   const lookup = answered.from === 'cache' ? (answered.stale ? 'stale' : 'hit') : undefined;
-  writeStoredAnswer(req, res, answer, { method: 'GET', mediaType: MEDIA_TYPE, contentHeaders: CONTENT_HEADERS, lookup });
+  writeStoredAnswer(req, res, answer, { method: 'GET', mediaType: MEDIA_TYPE, contentHeaders: CONTENT_HEADERS, lookup, cdnTagHeader: options.cdnTagHeader });
 }
 
 const isServiceUnavailable = (error: unknown): error is GraphQLError =>

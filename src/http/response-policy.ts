@@ -1,5 +1,6 @@
 import { Kind, OperationTypeNode, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { selectedFieldNames } from '../schema/selected-fields.js';
+import { CATEGORIES_TAG, EVENTS_TAG, ORGANIZERS_TAG, VENUES_TAG } from '../domain/answer-tags.js';
 
 const MINUTE = 60_000;
 
@@ -25,6 +26,29 @@ export const RESPONSE_TTL_MS: Readonly<Record<string, number>> = {
   __schema: 0,
 };
 
+const LISTED = [EVENTS_TAG, VENUES_TAG, ORGANIZERS_TAG];
+
+/**
+ * What an import can change under each root field's answer, as CDN tags (domain/answer-tags.ts):
+ * event lists carry `events` (any event change may alter them) and the catalogues their nodes show;
+ * `eventByID`/`eventBySlug` add their event's own tag while they execute (or `events` when none is
+ * found), so untouched event pages survive an import at the edges.
+ */
+export const ROOT_FIELD_TAGS: Readonly<Record<string, readonly string[]>> = {
+  categories: [CATEGORIES_TAG],
+  venues: [VENUES_TAG],
+  organizers: [ORGANIZERS_TAG],
+  // Facets list venues, organizers and categories with their labels.
+  events: [...LISTED, CATEGORIES_TAG],
+  eventByID: [VENUES_TAG, ORGANIZERS_TAG],
+  eventBySlug: [VENUES_TAG, ORGANIZERS_TAG],
+  eventsBySlugs: LISTED,
+  eventByTitle: LISTED,
+  allUpcomingSuperEvents: LISTED,
+  allUpcomingEventsInArea: LISTED,
+  changes: LISTED,
+};
+
 /** TTL of a root field not in the table (`__typename`, `__type`). */
 export const DEFAULT_RESPONSE_TTL_MS = 30_000;
 
@@ -42,6 +66,8 @@ export interface ResponsePolicy {
   ttlMs: number;
   /** Whether the answer may be kept (in this process and in Redis); false for UNCACHED_ROOT_FIELDS. */
   keep: boolean;
+  /** CDN tags of the root fields selected (ROOT_FIELD_TAGS); the execution may add its own. */
+  tags: readonly string[];
 }
 
 export interface ResponsePoliciesOptions {
@@ -79,7 +105,8 @@ export class ResponsePolicies {
     if (known !== undefined) return known;
     const fields = rootFieldNames(document, operationName);
     const ttlMs = fields.length === 0 ? 0 : Math.min(...fields.map((name) => this.ttls[name] ?? this.defaultTtl));
-    const policy = ttlMs > 0 ? { ttlMs, keep: !fields.some((name) => UNCACHED_ROOT_FIELDS.has(name)) } : null;
+    const tags = [...new Set(fields.flatMap((name) => ROOT_FIELD_TAGS[name] ?? []))];
+    const policy = ttlMs > 0 ? { ttlMs, keep: !fields.some((name) => UNCACHED_ROOT_FIELDS.has(name)), tags } : null;
     byName.set(operationName ?? '', policy);
     return policy;
   }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { countCacheLookup } from '../telemetry/metrics.js';
 import { answerAge, type StoredAnswer } from './answer-cache.js';
 import { NO_STORE, entityTag, matchesIfNoneMatch, publicCacheControl } from './caching-headers.js';
+import { cdnTagHeader, type CdnTagHeaderName } from './cdn-tag-header.js';
 
 export interface StoredAnswerWrite {
   /** The request's method, HEAD as GET: only GET answers are public (HTTP caches do not keep POST answers). */
@@ -16,6 +17,8 @@ export interface StoredAnswerWrite {
   contentHeaders?: Record<string, string> | undefined;
   /** How the response cache found it, counted in its metrics (a 304 as `revalidated`); absent for an answer just run. */
   lookup?: 'hit' | 'stale' | undefined;
+  /** The header that carries the answer's CDN tags on public answers (CDN_TAG_HEADER); none when undefined. */
+  cdnTagHeader?: CdnTagHeaderName | undefined;
 }
 
 /**
@@ -23,7 +26,7 @@ export interface StoredAnswerWrite {
  * GET answer with no per-caller notice is public for what remains of its TTL (max-age counts down;
  * `Age` says how old it is; a matching If-None-Match gets a 304); a POST answer is `no-store` (HTTP
  * caches do not keep POST answers; ours keeps it: docs/transport.md); an answer with a notice is
- * meant for this caller alone: `private, no-store`.
+ * meant for this caller alone: `private, no-store`. Only public answers carry CDN tags.
  */
 export function writeStoredAnswer(req: IncomingMessage, res: ServerResponse, answer: StoredAnswer, write: StoredAnswerWrite): void {
   const contentType = `${write.mediaType}; charset=utf-8`;
@@ -39,7 +42,8 @@ export function writeStoredAnswer(req: IncomingMessage, res: ServerResponse, ans
   } else {
     const etag = entityTag(answer.tag, write.mediaType);
     const { ageMs } = answerAge(answer, Date.now());
-    const headers = { 'Cache-Control': publicCacheControl({ ttlMs: answer.ttlMs, ageMs }), ETag: etag, Age: String(Math.floor(ageMs / 1000)), ...write.headers };
+    const tagged = write.cdnTagHeader ? cdnTagHeader(write.cdnTagHeader, answer.cdnTags) : undefined;
+    const headers = { 'Cache-Control': publicCacheControl({ ttlMs: answer.ttlMs, ageMs }), ETag: etag, Age: String(Math.floor(ageMs / 1000)), ...write.headers, ...tagged };
     notModified = matchesIfNoneMatch(req, etag);
     if (notModified) {
       res.writeHead(304, headers);

@@ -1,6 +1,7 @@
 import type { Plugin } from '@envelop/core';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { AnswerTags } from '../domain/answer-tags.js';
 import { FreshUntil } from '../domain/fresh-until.js';
 import { createLoaders } from '../schema/loaders.js';
 import { CalendarReader } from '../read-model/calendar-reader.js';
@@ -27,7 +28,7 @@ export function useCalendarContext(options: CalendarContextOptions): Plugin {
       const now = clock();
       const calendar = new CalendarReader(options.readModel, options.db, now);
       const publicBaseUrl = options.publicBaseUrl?.() || undefined;
-      extendContext({ db: options.db, now, calendar, loaders: createLoaders(options.db, now, calendar), eventLinkBase, publicBaseUrl, freshUntil: new FreshUntil() });
+      extendContext({ db: options.db, now, calendar, loaders: createLoaders(options.db, now, calendar), eventLinkBase, publicBaseUrl, freshUntil: new FreshUntil(), answerTags: new AnswerTags() });
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import type { AnswerTags } from '../domain/answer-tags.js';
 import type { FreshUntil } from '../domain/fresh-until.js';
 import type { CalendarReader } from '../read-model/calendar-reader.js';
 import type { Loaders } from './loaders.js';
@@ -22,4 +23,6 @@ export interface GraphQLContext {
    * resolvers: a cache keeps the answer no longer than `freshUntil.instant()` (null: no bound).
    */
   freshUntil: FreshUntil;
+  /** Tags of this response for CDN purges beside its root fields' (domain/answer-tags.ts): added by resolvers, read after execution. */
+  answerTags: AnswerTags;
 }

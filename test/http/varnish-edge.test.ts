@@ -43,6 +43,7 @@ describe.skipIf(unavailable)(`a Varnish edge running deploy/varnish/default.vcl 
     // The edge's own bookkeeping never reaches the client.
     expect(second.headers.get('x-stale-while-revalidate')).toBeNull();
     expect(second.headers.get('xkey')).toBeNull();
+    expect(second.headers.get('surrogate-key')).toBeNull();
 
     const post = () =>
       fetch(`${edge.origin}/graphQL`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });

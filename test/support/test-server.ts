@@ -34,6 +34,8 @@ export interface TestServerOptions extends Pick<StartOptions, 'apiKeyCacheTtlMs'
   database?: DatabaseHandle;
   /** Where the service logs. @default nowhere (LOG_LEVEL silent) */
   logger?: Logger;
+  /** Further settings, as environment variables (`CDN_TAG_HEADER`, ...). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -77,6 +79,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    ...options.env,
   });
   const service = await startService(config, {
     database: counted,

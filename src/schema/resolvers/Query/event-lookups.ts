@@ -4,11 +4,21 @@ import { findEventIds } from '../../../db/repositories/event-lookups.js';
 import { MAX_LIST_ARGUMENT_LENGTH } from '../../../domain/event-query.js';
 import type { CalendarNode, NodeOptions } from '../../../read-model/calendar-reader.js';
 import { invalidArguments } from '../../../api-error.js';
+import { EVENTS_TAG, eventTag, type AnswerTags } from '../../../domain/answer-tags.js';
 import { EventNode, eventNodes } from '../../event-node.js';
 import { nodeOptionsFor } from '../../node-options.js';
 import { selectedFieldNames } from '../../selected-fields.js';
 
 const firstNode = (nodes: readonly CalendarNode[]): EventNode | null => (nodes[0] ? new EventNode(nodes[0]) : null);
+
+/**
+ * One event's answer: tagged with that event, so an import purges it only when it changes the event;
+ * no event (yet): with `events`, since any import may add one under that id or slug.
+ */
+function taggedFirstNode(nodes: readonly CalendarNode[], tags: AnswerTags): EventNode | null {
+  tags.add(nodes[0] ? eventTag(nodes[0].event.id) : EVENTS_TAG);
+  return firstNode(nodes);
+}
 
 /** What the operation selects of the events: their `repetitions`, and which columns to read. */
 function nodeOptions(info: GraphQLResolveInfo): NodeOptions {
@@ -16,11 +26,11 @@ function nodeOptions(info: GraphQLResolveInfo): NodeOptions {
 }
 
 export const eventByID: QueryResolvers['eventByID'] = async (_p, { eventID }, ctx, info) =>
-  firstNode(await ctx.calendar.upcomingNodes([eventID], nodeOptions(info)));
+  taggedFirstNode(await ctx.calendar.upcomingNodes([eventID], nodeOptions(info)), ctx.answerTags);
 
 export const eventBySlug: QueryResolvers['eventBySlug'] = async (_p, { eventSlug }, ctx, info) => {
   const ids = await findEventIds(ctx.db, { slugs: [eventSlug] });
-  return firstNode(await ctx.calendar.upcomingNodes(ids, nodeOptions(info)));
+  return taggedFirstNode(await ctx.calendar.upcomingNodes(ids, nodeOptions(info)), ctx.answerTags);
 };
 
 export const eventsBySlugs: QueryResolvers['eventsBySlugs'] = async (_p, { eventsSlugs }, ctx, info) => {
