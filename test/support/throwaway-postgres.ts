@@ -1,7 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { connect as connectSocket, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -49,6 +49,23 @@ export function throwawayPostgresUnavailable(): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Waits until something accepts connections on 127.0.0.1:`port` (a server of the test's own starting),
+ * polling every 50 ms; throws `failure()` once `gaveUp()` says so (the process exited, too many tries).
+ */
+export async function waitForPort(port: number, gaveUp: (attempt: number) => boolean, failure: () => Error): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = connectSocket(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (up) return;
+    if (gaveUp(attempt)) throw failure();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 export async function freePort(): Promise<number> {

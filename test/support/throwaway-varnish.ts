@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './throwaway-postgres.js';
+import { freePort, waitForPort } from './throwaway-postgres.js';
 
 const VARNISHD = ['/usr/sbin/varnishd', '/usr/bin/varnishd', '/usr/local/sbin/varnishd'].find((path) => existsSync(path));
 const XKEY = ['/usr/lib/x86_64-linux-gnu/varnish/vmods/libvmod_xkey.so', '/usr/lib/aarch64-linux-gnu/varnish/vmods/libvmod_xkey.so'].find((path) => existsSync(path));
@@ -46,16 +45,7 @@ export async function startThrowawayVarnish(backendPort: number): Promise<Throwa
   let errors = '';
   child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (let attempt = 0; ; attempt++) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => (socket.destroy(), resolve(true)));
-      socket.once('error', () => resolve(false));
-    });
-    if (up) break;
-    if (child.exitCode !== null || attempt > 200) throw new Error(`varnishd did not start: ${errors}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitForPort(port, (attempt) => child.exitCode !== null || attempt > 200, () => new Error(`varnishd did not start: ${errors}`));
   return {
     origin: `http://127.0.0.1:${port}`,
     stop: async () => {
