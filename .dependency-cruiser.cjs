@@ -65,7 +65,7 @@ module.exports = {
       severity: 'error',
       comment: 'src/db (Kysely, repositories, migrations, drivers) knows nothing of what is built on it.',
       from: { path: '^src/db/' },
-      to: { path: [SRC('read-model', 'schema', 'plugins', 'http', 'import', 'cli', 'feeds', 'export', 'cluster', 'identity', 'redis', 'client'), '^src/app\\.ts$', '^generated/'] },
+      to: { path: [SRC('read-model', 'schema', 'plugins', 'http', 'import', 'cli', 'feeds', 'export', 'cluster', 'identity', 'redis', 'client', 'cdn'), '^src/app\\.ts$', '^generated/'] },
     },
     {
       name: 'domain-is-pure',
@@ -76,7 +76,7 @@ module.exports = {
       from: { path: '^src/domain/' },
       to: {
         path: [
-          SRC('db', 'read-model', 'schema', 'plugins', 'http', 'import', 'cli', 'feeds', 'export', 'cluster', 'identity', 'redis', 'telemetry', 'client'),
+          SRC('db', 'read-model', 'schema', 'plugins', 'http', 'import', 'cli', 'feeds', 'export', 'cluster', 'identity', 'redis', 'telemetry', 'client', 'cdn'),
           '^src/(app|config|logger)\\.ts$',
           '^generated/(?!schema-types\\.ts$)',
         ],
@@ -104,7 +104,7 @@ module.exports = {
       from: { path: '^src/read-model/' },
       to: {
         path: [
-          SRC('http', 'plugins', 'schema', 'cli', 'import', 'feeds', 'export', 'cluster', 'identity', 'client'),
+          SRC('http', 'plugins', 'schema', 'cli', 'import', 'feeds', 'export', 'cluster', 'identity', 'client', 'cdn'),
           '^src/app\\.ts$',
           '^generated/(?!schema-types\\.ts$)',
         ],
@@ -138,7 +138,16 @@ module.exports = {
       severity: 'error',
       comment: 'Metrics and tracing are used by every layer down to src/db: they import no data layer, nor the CLI or the wiring.',
       from: { path: '^src/telemetry/' },
-      to: { path: [SRC('db', 'read-model', 'schema', 'import', 'feeds', 'export', 'cli', 'identity', 'client'), '^src/app\\.ts$'] },
+      to: { path: [SRC('db', 'read-model', 'schema', 'import', 'feeds', 'export', 'cli', 'identity', 'client', 'cdn'), '^src/app\\.ts$'] },
+    },
+    {
+      name: 'cdn-beside-the-requests',
+      comment:
+        'src/cdn purges the CDN edges after imports, in the background: the data below it, nothing of the request ' +
+        'path (HTTP, plugins, schema); only the wiring starts it.',
+      severity: 'error',
+      from: { path: '^src/cdn/' },
+      to: { path: [SRC('http', 'plugins', 'schema', 'read-model', 'import', 'cli', 'cluster', 'identity', 'client'), '^src/app\\.ts$'] },
     },
     {
       name: 'cli-only-from-cli',

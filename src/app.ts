@@ -20,6 +20,8 @@ import { AnswerCache } from './http/answer-cache.js';
 import { CallerIdentity } from './identity/caller-identity.js';
 import { RESPONSE_TTL_MS, ResponsePolicies } from './http/response-policy.js';
 import { loadPersistedDocuments, PersistedQueryStore } from './http/persisted-queries.js';
+import { CdnPurger } from './cdn/cdn-purger.js';
+import { purgeTargetsOf } from './cdn/purge-targets.js';
 
 export interface RunningService {
   url: string;
@@ -50,6 +52,8 @@ export interface StartOptions {
   readModelRereadMs?: number;
   /** TTL of cached answers per root field, merged over the defaults (tests shorten them). @default RESPONSE_TTL_MS */
   responseTtlMs?: Readonly<Record<string, number>>;
+  /** The CDN purger's retry window and first retry delay (tests shorten them). @default 10 minutes, 250 ms */
+  cdnPurgeRetry?: { windowMs: number; firstDelayMs: number };
   /** Execute with graphql-jit (see docs/transport.md for the measurement). @default true */
   jit?: boolean;
 }
@@ -105,6 +109,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
     pollIntervalMs: options.dataVersionPollMs,
     rereadAfterMs: options.readModelRereadMs,
   });
+  const purger = cdnPurgerOf(config, database, logger, options.cdnPurgeRetry);
+  // Each version this node serves: the CDN edges are purged of what it changed (by one node of all).
+  if (purger) readModel.onVersion((version) => purger.versionServed(version));
   await readModel.start();
   // A read-only DATABASE_URL takes no writes: usage is not counted, rather than failing every flush.
   if (database.readOnly) logger.warn('the database of DATABASE_URL is read-only: usage counts are not recorded (point DATABASE_URL at the primary to count them)');
@@ -131,7 +138,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
     getEnveloped,
     policies: new ResponsePolicies({ ttlPerRootField: options.responseTtlMs ? { ...RESPONSE_TTL_MS, ...options.responseTtlMs } : undefined }),
     persistedQueries,
-    cdnTagHeader: config.CDN_TAG_HEADER === 'none' ? undefined : config.CDN_TAG_HEADER,
+    sharedCaches: {
+      tagHeader: config.CDN_TAG_HEADER === 'none' ? undefined : config.CDN_TAG_HEADER,
+      answersOutdated: () => readModel.answersOutdated,
+    },
     schemaSource,
     logger,
     answers,
@@ -154,6 +164,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   } catch (error) {
     // Nothing else may keep the process alive: it exits with the one line below.
     await usage.close();
+    await purger?.close();
     await readModel.close();
     if (redis) redis.redis.disconnect();
     if (!options.database) await database.close();
@@ -175,12 +186,25 @@ export async function startService(config: Config, options: StartOptions = {}): 
       await shutdownHttpServer(server, 5000);
       // The last counts are written before the database goes away.
       await usage.close();
+      await purger?.close();
       await readModel.close();
       if (redis) await redis.redis.quit().catch(() => redis.redis.disconnect());
       unwatchPools();
       if (!options.database) await database.close();
     },
   };
+}
+
+/** The CDN purger when the settings name somewhere to purge (docs/cdn.md#purging-on-import). */
+function cdnPurgerOf(config: Config, database: DatabaseHandle, logger: Logger, retry: StartOptions['cdnPurgeRetry']): CdnPurger | undefined {
+  const targets = purgeTargetsOf(config);
+  if (targets.length === 0) return undefined;
+  // Claims are writes: a read-only database has none, and the primary's nodes purge.
+  if (database.readOnly) {
+    logger.warn('the database of DATABASE_URL is read-only: this node does not purge the CDN (nodes on the primary do)');
+    return undefined;
+  }
+  return new CdnPurger({ db: database.db, targets, logger, retryWindowMs: retry?.windowMs, firstRetryDelayMs: retry?.firstDelayMs });
 }
 
 /** /ready: the database answers within a second, its schema is not older than this code, and the read model is built. */

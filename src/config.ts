@@ -71,6 +71,21 @@ const ConfigSchema = z.object({
   CDN_TAG_HEADER: z
     .enum(['Surrogate-Key', 'Cache-Tag', 'Edge-Cache-Tag', 'none'], { error: 'must be Surrogate-Key, Cache-Tag, Edge-Cache-Tag or none' })
     .default('Surrogate-Key'),
+  /** Varnish edges (deploy/varnish/default.vcl) to purge after each import, comma-separated http(s) URLs. */
+  CDN_PURGE_URLS: z
+    .string()
+    .transform((value, context) => purgeUrls(value, context))
+    .optional(),
+  /** Fastly: purge by surrogate key after each import (both or neither). */
+  FASTLY_SERVICE_ID: z.string().regex(/^[A-Za-z0-9]+$/, 'must be a Fastly service id (letters and digits)').optional(),
+  FASTLY_API_TOKEN: z.string().min(1).optional(),
+  /** The Fastly API (a stand-in in tests). */
+  FASTLY_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.fastly.com'),
+  /** Cloudflare: purge by cache tag after each import (both or neither). */
+  CLOUDFLARE_ZONE_ID: z.string().regex(/^[A-Za-z0-9]+$/, 'must be a Cloudflare zone id (letters and digits)').optional(),
+  CLOUDFLARE_API_TOKEN: z.string().min(1).optional(),
+  /** The Cloudflare API (a stand-in in tests). */
+  CLOUDFLARE_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.cloudflare.com/client/v4'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO_EVENTS: z.coerce.number().int().min(0).max(1_000_000).default(2000),
   /** Testing aid: a fixed "now" (ISO 8601) instead of the wall clock. */
@@ -100,10 +115,30 @@ const ConfigSchema = z.object({
   if (config.DATABASE_READ_URL && !config.DATABASE_URL) {
     context.addIssue({ code: 'custom', path: ['DATABASE_READ_URL'], message: 'needs DATABASE_URL (the primary) as well' });
   }
+  for (const [id, token] of [
+    ['FASTLY_SERVICE_ID', 'FASTLY_API_TOKEN'],
+    ['CLOUDFLARE_ZONE_ID', 'CLOUDFLARE_API_TOKEN'],
+  ] as const) {
+    if ((config[id] === undefined) !== (config[token] === undefined)) {
+      const missing = config[id] === undefined ? id : token;
+      context.addIssue({ code: 'custom', path: [missing], message: `is needed with ${missing === id ? token : id} (both or neither)` });
+    }
+  }
   if (config.DATABASE_LISTEN_URL && !config.DATABASE_URL) {
     context.addIssue({ code: 'custom', path: ['DATABASE_LISTEN_URL'], message: 'needs DATABASE_URL as well (the embedded database has no LISTEN)' });
   }
 });
+
+/** CDN_PURGE_URLS: comma-separated http(s) URLs, each a Varnish edge. */
+function purgeUrls(value: string, context: z.RefinementCtx): string[] {
+  const urls = value.split(',').map((url) => url.trim()).filter(Boolean);
+  for (const url of urls) {
+    if (!z.url({ protocol: /^https?$/ }).safeParse(url).success) {
+      context.addIssue({ code: 'custom', message: `${JSON.stringify(url)} is not an http(s) URL (comma-separated edge URLs, e.g. http://edge-1:6081/)` });
+    }
+  }
+  return urls;
+}
 
 export type Config = z.infer<typeof ConfigSchema>;
 

@@ -149,6 +149,17 @@ export interface EventChangesTable {
   changed_at: Generated<Date>;
 }
 
+/** CDN purging: per data version an import committed, what it changed besides events, and whether the edges were purged for it. */
+export interface DataVersionPurgesTable {
+  version: ColumnType<string | number, number | bigint | string, never>;
+  committed_at: ColumnType<Date, never, never>;
+  venues_changed: boolean;
+  organizers_changed: boolean;
+  categories_changed: boolean;
+  purge_claimed_at: ColumnType<Date | null, never, never>;
+  purged_at: ColumnType<Date | null, never, never>;
+}
+
 export interface ApiKeysTable {
   key_hash: string;
   key_prefix: string;
@@ -177,6 +188,7 @@ export interface Database {
   occurrences: OccurrencesTable;
   calendar_state: CalendarStateTable;
   event_changes: EventChangesTable;
+  data_version_purges: DataVersionPurgesTable;
   api_keys: ApiKeysTable;
   usage_counts: UsageCountsTable;
 }

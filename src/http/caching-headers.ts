@@ -40,6 +40,12 @@ export function publicCacheControl(freshness: Freshness): string {
   return `public, max-age=${remaining}, s-maxage=${remaining}, stale-while-revalidate=${stale}, stale-if-error=${STALE_IF_ERROR_SECONDS}`;
 }
 
+/**
+ * `Cache-Control` of a public answer that is outdated already (its node still reads a newer import):
+ * nobody may keep it fresh, a CDN may still fall back on it while the origin fails.
+ */
+export const OUTDATED_CACHE_CONTROL = `public, max-age=0, s-maxage=0, stale-if-error=${STALE_IF_ERROR_SECONDS}`;
+
 /** Characters of the SHA-256 digest (base64url) a body tag keeps: 162 bits. */
 export const BODY_TAG_LENGTH = 27;
 

@@ -1,4 +1,4 @@
-import { EVENTS_TAG } from '../domain/answer-tags.js';
+import { ALL_TAG, EVENTS_TAG, isEventTag } from '../domain/answer-tags.js';
 
 /** The CDN tag header dialects the service can write (CDN_TAG_HEADER). */
 export type CdnTagHeaderName = 'Surrogate-Key' | 'Cache-Tag' | 'Edge-Cache-Tag';
@@ -27,16 +27,18 @@ const DIALECTS: Readonly<Record<CdnTagHeaderName, Dialect>> = {
 
 /**
  * The header carrying an answer's tags in the dialect the operator picked, within that CDN's limits:
- * an answer whose tags do not fit loses its `event:` tags for `events` (purged by any event change:
- * never stale, only purged more often). Undefined when there is no tag to send.
+ * an answer whose tags do not fit loses its event tags for `events` (purged by any event change:
+ * never stale, only purged more often). Every tagged answer carries `all` as well (purged after an
+ * import too large to name its events). Undefined when there is no tag to send.
  */
-export function cdnTagHeader(name: CdnTagHeaderName, tags: readonly string[]): Record<string, string> | undefined {
-  if (tags.length === 0) return undefined;
+export function cdnTagHeader(name: CdnTagHeaderName, answerTags: readonly string[]): Record<string, string> | undefined {
+  if (answerTags.length === 0) return undefined;
+  const tags = [ALL_TAG, ...answerTags];
   const dialect = DIALECTS[name];
   const fits = (list: readonly string[]) =>
     list.length <= dialect.maxTags &&
     list.every((tag) => Buffer.byteLength(tag) <= dialect.maxTagBytes) &&
     Buffer.byteLength(list.join(dialect.separator)) <= dialect.maxBytes;
-  const sent = fits(tags) ? tags : [...new Set([EVENTS_TAG, ...tags.filter((tag) => !tag.startsWith('event:'))])];
+  const sent = fits(tags) ? tags : [...new Set([ALL_TAG, EVENTS_TAG, ...answerTags.filter((tag) => !isEventTag(tag))])];
   return { [name]: sent.join(dialect.separator) };
 }

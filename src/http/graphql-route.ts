@@ -18,7 +18,7 @@ import type { InFlightLimit } from './in-flight-limit.js';
 import type { ResponsePolicies } from './response-policy.js';
 import { requestError, sendRequestError, sendResult } from './respond.js';
 import { writeStoredAnswer } from './stored-answer-writer.js';
-import type { CdnTagHeaderName } from './cdn-tag-header.js';
+import type { SharedCaches } from './shared-caches.js';
 import { serviceUnavailable } from '../api-error.js';
 import type { RequestRecord } from '../telemetry/request-log.js';
 
@@ -43,8 +43,8 @@ export interface GraphQLRouteOptions {
   identity: CallerIdentity;
   /** Counts requests per caller (cache hits and executions alike). @default none */
   usage?: UsageRecorder | undefined;
-  /** The header that carries CDN tags on public answers (CDN_TAG_HEADER). @default none */
-  cdnTagHeader?: CdnTagHeaderName | undefined;
+  /** What public answers tell CDNs (tags, outdated answers). @default no tags, never outdated */
+  sharedCaches?: SharedCaches | undefined;
   /** This request's access-log record: names the operation. */
   record?: RequestRecord | undefined;
 }
@@ -90,12 +90,12 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
     if (options.record && answered.answer.operation) options.record.operationName ??= answered.answer.operation;
     options.usage?.record(caller);
     const lookup = answered.stale ? 'stale' : 'hit';
-    return writeStoredAnswer(req, res, answered.answer, { method, mediaType, notice: caller.notice, headers: vary, lookup, cdnTagHeader: options.cdnTagHeader });
+    return writeStoredAnswer(req, res, answered.answer, { method, mediaType, notice: caller.notice, headers: vary, lookup, sharedCaches: options.sharedCaches });
   }
   const outcome = answered.value;
   if (options.record && outcome.operationName) options.record.operationName = outcome.operationName;
   if (outcome.executed) options.usage?.record(caller);
-  if (answered.answer) return writeStoredAnswer(req, res, answered.answer, { method, mediaType, notice: caller.notice, headers: vary, cdnTagHeader: options.cdnTagHeader });
+  if (answered.answer) return writeStoredAnswer(req, res, answered.answer, { method, mediaType, notice: caller.notice, headers: vary, sharedCaches: options.sharedCaches });
   // A notice is meant for this caller alone: `private` tells every cache on the way.
   const control = outcome.result.extensions?.['notice'] === undefined ? NO_STORE : `private, ${NO_STORE}`;
   sendResult(res, outcome.result, { headers: { 'Cache-Control': control, ...vary }, mediaType });

@@ -12,7 +12,7 @@ import type { ReadModel } from '../read-model/read-model.js';
 import { storedAnswer, type Answers } from './answer-cache.js';
 import { NO_STORE } from './caching-headers.js';
 import { writeStoredAnswer } from './stored-answer-writer.js';
-import type { CdnTagHeaderName } from './cdn-tag-header.js';
+import type { SharedCaches } from './shared-caches.js';
 import type { DatabaseHealth } from '../db/database-health.js';
 import { databaseUnavailable } from '../database-unavailable.js';
 import { httpHeadersFor, httpStatusFor } from './status.js';
@@ -40,8 +40,8 @@ export interface IcsFeedOptions {
   eventLinkBase: string;
   /** Told when the database cannot answer (one log line per outage, /ready). @default none */
   databaseHealth?: DatabaseHealth | undefined;
-  /** The header that carries CDN tags (CDN_TAG_HEADER). @default none */
-  cdnTagHeader?: CdnTagHeaderName | undefined;
+  /** What public answers tell CDNs (tags, outdated answers). @default no tags, never outdated */
+  sharedCaches?: SharedCaches | undefined;
   /** The response cache (UNCACHED_ANSWERS when off: every request renders; answers still carry public caching headers). */
   answers: Answers;
 }
@@ -99,7 +99,7 @@ async function answerIcsFeed(req: IncomingMessage, res: ServerResponse, url: URL
   });
   const answer = answered.from === 'cache' ? answered.answer : answered.value;
   const lookup = answered.from === 'cache' ? (answered.stale ? 'stale' : 'hit') : undefined;
-  writeStoredAnswer(req, res, answer, { method: 'GET', mediaType: MEDIA_TYPE, contentHeaders: CONTENT_HEADERS, lookup, cdnTagHeader: options.cdnTagHeader });
+  writeStoredAnswer(req, res, answer, { method: 'GET', mediaType: MEDIA_TYPE, contentHeaders: CONTENT_HEADERS, lookup, sharedCaches: options.sharedCaches });
 }
 
 const isServiceUnavailable = (error: unknown): error is GraphQLError =>

@@ -7,7 +7,7 @@ import { UNCACHED_ANSWERS, type Answers } from './answer-cache.js';
 import type { CallerIdentity } from '../identity/caller-identity.js';
 import type { UsageRecorder } from '../identity/usage-recorder.js';
 import { ResponsePolicies } from './response-policy.js';
-import type { CdnTagHeaderName } from './cdn-tag-header.js';
+import type { SharedCaches } from './shared-caches.js';
 import { sendHealth, sendReadiness, type Readiness } from './health.js';
 import { sendMetrics } from './metrics-route.js';
 import { InFlightLimit } from './in-flight-limit.js';
@@ -45,8 +45,8 @@ export interface HttpServerOptions {
   maxConnections?: number | undefined;
   /** The response cache, in front of the GraphQL pipeline and the feed. @default UNCACHED_ANSWERS (every request executes) */
   answers?: Answers | undefined;
-  /** The header that carries CDN tags on public answers (CDN_TAG_HEADER). @default none */
-  cdnTagHeader?: CdnTagHeaderName | undefined;
+  /** What public answers tell CDNs (tags, outdated answers). @default no tags, never outdated */
+  sharedCaches?: SharedCaches | undefined;
   /** How long answers may be shared, from the executed document. @default RESPONSE_TTL_MS per root field */
   policies?: ResponsePolicies | undefined;
   /** What GET /events.ics reads (docs/feeds.md); the response cache is `answers`. @default none (no feed route) */
@@ -95,7 +95,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
         executionTimeoutMs: options.executionTimeoutMs ?? 6000,
         answers,
         policies,
-        cdnTagHeader: options.cdnTagHeader,
+        sharedCaches: options.sharedCaches,
         identity: options.identity,
         usage: options.usage,
         record,
@@ -111,7 +111,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
     }
     if (path === ICS_FEED_PATH && options.icsFeed) {
       if (!isGetOrHead(req)) return methodNotAllowed(res, 'GET, HEAD, OPTIONS');
-      return handleIcsFeed(req, res, url, { ...options.icsFeed, answers, cdnTagHeader: options.cdnTagHeader });
+      return handleIcsFeed(req, res, url, { ...options.icsFeed, answers, sharedCaches: options.sharedCaches });
     }
     if (path === '/widget' || path.startsWith('/widget/')) {
       if (await handleWidget(req, res, url)) return;

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { countCacheLookup } from '../telemetry/metrics.js';
 import { answerAge, type StoredAnswer } from './answer-cache.js';
-import { NO_STORE, entityTag, matchesIfNoneMatch, publicCacheControl } from './caching-headers.js';
-import { cdnTagHeader, type CdnTagHeaderName } from './cdn-tag-header.js';
+import { NO_STORE, OUTDATED_CACHE_CONTROL, entityTag, matchesIfNoneMatch, publicCacheControl } from './caching-headers.js';
+import { cdnTagHeader } from './cdn-tag-header.js';
+import type { SharedCaches } from './shared-caches.js';
 
 export interface StoredAnswerWrite {
   /** The request's method, HEAD as GET: only GET answers are public (HTTP caches do not keep POST answers). */
@@ -17,8 +18,8 @@ export interface StoredAnswerWrite {
   contentHeaders?: Record<string, string> | undefined;
   /** How the response cache found it, counted in its metrics (a 304 as `revalidated`); absent for an answer just run. */
   lookup?: 'hit' | 'stale' | undefined;
-  /** The header that carries the answer's CDN tags on public answers (CDN_TAG_HEADER); none when undefined. */
-  cdnTagHeader?: CdnTagHeaderName | undefined;
+  /** What public answers tell CDNs: their tags' header, and whether answers are outdated right now. */
+  sharedCaches?: SharedCaches | undefined;
 }
 
 /**
@@ -26,7 +27,8 @@ export interface StoredAnswerWrite {
  * GET answer with no per-caller notice is public for what remains of its TTL (max-age counts down;
  * `Age` says how old it is; a matching If-None-Match gets a 304); a POST answer is `no-store` (HTTP
  * caches do not keep POST answers; ours keeps it: docs/transport.md); an answer with a notice is
- * meant for this caller alone: `private, no-store`. Only public answers carry CDN tags.
+ * meant for this caller alone: `private, no-store`. Only public answers carry CDN tags; while this node
+ * still reads an import it knows of, public answers are outdated and say max-age=0 (SharedCaches).
  */
 export function writeStoredAnswer(req: IncomingMessage, res: ServerResponse, answer: StoredAnswer, write: StoredAnswerWrite): void {
   const contentType = `${write.mediaType}; charset=utf-8`;
@@ -42,8 +44,11 @@ export function writeStoredAnswer(req: IncomingMessage, res: ServerResponse, ans
   } else {
     const etag = entityTag(answer.tag, write.mediaType);
     const { ageMs } = answerAge(answer, Date.now());
-    const tagged = write.cdnTagHeader ? cdnTagHeader(write.cdnTagHeader, answer.cdnTags) : undefined;
-    const headers = { 'Cache-Control': publicCacheControl({ ttlMs: answer.ttlMs, ageMs }), ETag: etag, Age: String(Math.floor(ageMs / 1000)), ...write.headers, ...tagged };
+    const shared = write.sharedCaches;
+    const outdated = shared?.answersOutdated() === true;
+    const tagged = shared?.tagHeader && !outdated ? cdnTagHeader(shared.tagHeader, answer.cdnTags) : undefined;
+    const cacheControl = outdated ? OUTDATED_CACHE_CONTROL : publicCacheControl({ ttlMs: answer.ttlMs, ageMs });
+    const headers = { 'Cache-Control': cacheControl, ETag: etag, Age: String(Math.floor(ageMs / 1000)), ...write.headers, ...tagged };
     notModified = matchesIfNoneMatch(req, etag);
     if (notModified) {
       res.writeHead(304, headers);

@@ -8,6 +8,7 @@ import {
   recordWrittenEvents,
   removeEventsNotListed,
 } from '../db/repositories/event-changes.js';
+import { recordDataVersion, type CatalogueChanges } from '../db/repositories/data-version-purges.js';
 import { BULK_LOAD_EVENTS, BULK_TABLES, deferConstraintsAndIndexes } from './defer-constraints-and-indexes.js';
 import type {
   CalendarApiKey,
@@ -95,6 +96,8 @@ export class CalendarWriter {
   private restoreConstraintsAndIndexes: (() => Promise<void>) | null = null;
   /** Stored venues and organizers whose values the file changed: their events change too. */
   private readonly changedCatalogue = { venues: new Set<string>(), organizers: new Set<string>() };
+  /** Whether each catalogue list changed at all (new, changed or retired entries): what the CDN purges. */
+  private readonly cataloguesChanged: CatalogueChanges = { venues: false, organizers: false, categories: false };
 
   constructor(
     private readonly trx: Transaction<Database>,
@@ -119,6 +122,7 @@ export class CalendarWriter {
     this.queue.enqueue(async () => {
       if (options.heldRows.venues) await parkTakenSlugs(trx, 'venues', venues);
       const written = await upsertVenues(trx, venues);
+      if (written.length > 0) this.cataloguesChanged.venues = true;
       // A venue new to the database has no stored events: only those stored before matter.
       if (options.heldRows.venues) for (const id of written) this.changedCatalogue.venues.add(id);
       this.summary.venues += venues.length;
@@ -131,6 +135,7 @@ export class CalendarWriter {
     this.queue.enqueue(async () => {
       if (options.heldRows.organizers) await parkTakenSlugs(trx, 'organizers', organizers);
       const written = await upsertOrganizers(trx, organizers);
+      if (written.length > 0) this.cataloguesChanged.organizers = true;
       if (options.heldRows.organizers) for (const id of written) this.changedCatalogue.organizers.add(id);
       this.summary.organizers += organizers.length;
     });
@@ -185,7 +190,7 @@ export class CalendarWriter {
   }
 
   private async writeCategories(categories: readonly CalendarCategory[]): Promise<void> {
-    await upsertCategories(this.trx, categories);
+    if ((await upsertCategories(this.trx, categories)) > 0) this.cataloguesChanged.categories = true;
     this.summary.categories += categories.length;
   }
 
@@ -210,6 +215,7 @@ export class CalendarWriter {
     for (const retired of retiredCategories) {
       await recordCategoryRetirement(this.trx, this.options.changeVersion, retired.id);
       await retireCategory(this.trx, retired);
+      this.cataloguesChanged.categories = true;
       this.summary.retiredCategories++;
     }
   }
@@ -234,9 +240,13 @@ export class CalendarWriter {
     await purgeOldTombstones(this.trx);
   }
 
-  /** Totals and facets cached for the old data are not reused from here on (see calendar_state). */
+  /**
+   * Totals and facets cached for the old data are not reused from here on (see calendar_state); the
+   * CDN edges are purged of what this version changed (data_version_purges).
+   */
   private async bumpCalendarState(): Promise<void> {
     await this.trx.updateTable('calendar_state').set({ version: sql`version + 1` }).execute();
+    await recordDataVersion(this.trx, this.options.changeVersion, this.cataloguesChanged);
   }
 
   /** Fresh planner statistics after a large load: PGlite runs no autovacuum to gather them. */

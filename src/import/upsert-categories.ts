@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
 import { fromExcluded } from './from-excluded.js';
 import type { CalendarCategory } from './import-format.js';
@@ -15,11 +15,15 @@ function parentsFirst(categories: readonly CalendarCategory[]): CalendarCategory
   return categories.map((c) => ({ c, d: depth(c) })).sort((a, b) => a.d - b.d).map((x) => x.c);
 }
 
-/** Writes categories by id; few, but still batched. Their position is their order in the file. */
-export async function upsertCategories(trx: Transaction<Database>, categories: readonly CalendarCategory[]): Promise<void> {
+/**
+ * Writes categories by id; few, but still batched. Their position is their order in the file.
+ * Returns how many were new or changed (an unchanged one is not rewritten).
+ */
+export async function upsertCategories(trx: Transaction<Database>, categories: readonly CalendarCategory[]): Promise<number> {
   const position = new Map(categories.map((c, i) => [c.id, i]));
+  let written = 0;
   for (const batch of statementBatches(parentsFirst(categories), 8)) {
-    await trx
+    const rows = await trx
       .insertInto('categories')
       .values(
         batch.map((c) => ({
@@ -33,7 +37,15 @@ export async function upsertCategories(trx: Transaction<Database>, categories: r
           position: position.get(c.id) ?? 0,
         })),
       )
-      .onConflict((oc) => oc.column('id').doUpdateSet(fromExcluded(['name_nb', 'name_en', 'slug_nb', 'slug_en', 'visible', 'parent_id', 'position'])))
+      .onConflict((oc) =>
+        oc
+          .column('id')
+          .doUpdateSet(fromExcluded(['name_nb', 'name_en', 'slug_nb', 'slug_en', 'visible', 'parent_id', 'position']))
+          .where(sql<boolean>`(categories.name_nb, categories.name_en, categories.slug_nb, categories.slug_en, categories.visible, categories.parent_id, categories.position) is distinct from (excluded.name_nb, excluded.name_en, excluded.slug_nb, excluded.slug_en, excluded.visible, excluded.parent_id, excluded.position)`),
+      )
+      .returning('id')
       .execute();
+    written += rows.length;
   }
+  return written;
 }

@@ -53,12 +53,15 @@ export class ReadModel {
   private builtAt = 0;
   /** Newest version known to exist. */
   private known: string | null = null;
+  /** Whether `known` is newer than the snapshot requests read (kept as a flag: asked on every public answer). */
+  private behind = false;
   /** Requests wait for a snapshot at least this new (in-process imports, a moved statement). */
   private required: string | null = null;
   private building: Promise<CalendarSnapshot> | null = null;
   private poller: NodeJS.Timeout | undefined;
   private stopListening: (() => Promise<void>) | undefined;
   private closed = false;
+  private readonly versionListeners: ((version: string) => void)[] = [];
   private readonly db: Kysely<Database>;
   private readonly logger: Logger;
   /**
@@ -97,6 +100,23 @@ export class ReadModel {
     this.snapshot().catch((error: unknown) => {
       this.logger.warn({ err: error }, 'the read model could not be built yet; retrying on the next request');
     });
+  }
+
+  /**
+   * Calls `listener` with each data version this model answers from, once its snapshot is swapped
+   * in (the first one included): what this node serves from now on.
+   */
+  onVersion(listener: (version: string) => void): void {
+    this.versionListeners.push(listener);
+  }
+
+  /**
+   * Whether requests read a snapshot older than a version this model knows exists (an import it is
+   * still reading, for a build's time): their answers are already outdated, and shared caches must
+   * not keep them (an edge purged for that import would keep the old answer for a whole TTL).
+   */
+  get answersOutdated(): boolean {
+    return this.behind;
   }
 
   /** Whether a snapshot exists (readiness). */
@@ -143,6 +163,7 @@ export class ReadModel {
   /** A version exists: build it in the background when it is newer than the snapshot. */
   private notice(version: string): void {
     if (this.known === null || newer(version, this.known)) this.known = version;
+    this.behind = this.current !== null && newer(this.known, this.current.version);
     if (!this.current || newer(version, this.current.version)) void this.build().catch(() => undefined);
   }
 
@@ -183,8 +204,11 @@ export class ReadModel {
           const readAt = performance.now();
           const snapshot = await loadSnapshot(this.db, this.options.clock());
           if (!this.current || !newer(this.current.version, snapshot.version)) {
+            const moved = this.current?.version !== snapshot.version;
             this.current = snapshot;
             this.builtAt = readAt;
+            this.behind = this.known !== null && newer(this.known, snapshot.version);
+            if (moved) for (const listener of this.versionListeners) listener(snapshot.version);
           }
           observeReadModelBuild((this.current ?? snapshot).version, (performance.now() - started) / 1000);
           this.logger.info(

@@ -71,6 +71,27 @@ const usageFlushFailures = new Counter({
 });
 usageFlushFailures.inc(0);
 
+const cdnPurges = new Counter({
+  name: 'calendar_cdn_purges_total',
+  help: 'CDN purges after imports, per target (varnish, fastly, cloudflare) and outcome: delivered, or failed (given up after the retry window).',
+  labelNames: ['target', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+const cdnPurgeAttemptFailures = new Counter({
+  name: 'calendar_cdn_purge_attempt_failures_total',
+  help: 'Purge requests to a CDN target that failed (each is retried with backoff until the retry window ends).',
+  labelNames: ['target'] as const,
+  registers: [metricsRegistry],
+});
+
+const cdnPurgeLag = new Histogram({
+  name: 'calendar_cdn_purge_lag_seconds',
+  help: 'Time from an import\'s commit to the purge of its tags at every configured CDN target (the database clock for both).',
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+  registers: [metricsRegistry],
+});
+
 /** A pool's state now; `pool` names it (`primary`, or a replica's). */
 export interface PoolStats {
   pool: string;
@@ -156,6 +177,19 @@ export function observeReadModelBuild(version: string, seconds: number): void {
 /** The usage recorder calls this when a write of its counts failed. */
 export function countUsageFlushFailure(): void {
   usageFlushFailures.inc();
+}
+
+/** The CDN purger (src/cdn/cdn-purger.ts) calls these. */
+export function countCdnPurge(target: string, outcome: 'delivered' | 'failed'): void {
+  cdnPurges.inc({ target, outcome });
+}
+
+export function countCdnPurgeAttemptFailure(target: string): void {
+  cdnPurgeAttemptFailures.inc({ target });
+}
+
+export function observeCdnPurgeLag(seconds: number): void {
+  cdnPurgeLag.observe(seconds);
 }
 
 /** One answered request (telemetry/observe-requests.ts). */

@@ -20,7 +20,7 @@ function countedRequest(meaning: string | undefined, options: { ttlMs?: number; 
       const n = background ? ++runs.background : ++runs.foreground;
       if (options.runMs) await new Promise((resolve) => setTimeout(resolve, options.runMs));
       if (options.shareable === false) return { value: n };
-      const answer = storedAnswer(JSON.stringify({ data: { n, background } }), options.ttlMs ?? 60_000, 'Op', ['events', 'event:E-1']);
+      const answer = storedAnswer(JSON.stringify({ data: { n, background } }), options.ttlMs ?? 60_000, 'Op', ['events', 'event-E-1']);
       return { value: n, shareable: { answer, keep: options.keep ?? true } };
     },
   };

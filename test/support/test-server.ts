@@ -21,7 +21,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export interface TestServerOptions extends Pick<StartOptions, 'apiKeyCacheTtlMs' | 'usageFlushIntervalMs' | 'jit' | 'dataVersionPollMs' | 'responseTtlMs' | 'readModelRereadMs'> {
+export interface TestServerOptions extends Pick<StartOptions, 'apiKeyCacheTtlMs' | 'usageFlushIntervalMs' | 'jit' | 'dataVersionPollMs' | 'responseTtlMs' | 'readModelRereadMs' | 'cdnPurgeRetry'> {
   /** Import file loaded before the server starts. */
   calendar?: unknown;
   /** "Now" of the service. @default the wall clock */
@@ -92,6 +92,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     dataVersionPollMs: options.dataVersionPollMs,
     responseTtlMs: options.responseTtlMs,
     readModelRereadMs: options.readModelRereadMs,
+    cdnPurgeRetry: options.cdnPurgeRetry,
     logger: options.logger,
   });
   return {

@@ -25,10 +25,11 @@ export interface ThrowawayVarnish {
 
 /**
  * Starts `varnishd` in the foreground with deploy/varnish/default.vcl, its backend pointed at
- * 127.0.0.1:`backendPort`. varnishd compiles and reads the VCL as its own unprivileged user: the
+ * 127.0.0.1:`backendPort`, listening on `options.port` (a free one by default: a service that purges
+ * it needs its address before it starts). varnishd compiles and reads the VCL as its own unprivileged user: the
  * folder and file are world-readable.
  */
-export async function startThrowawayVarnish(backendPort: number): Promise<ThrowawayVarnish> {
+export async function startThrowawayVarnish(backendPort: number, options: { port?: number } = {}): Promise<ThrowawayVarnish> {
   if (!VARNISHD) throw new Error(`varnishd is required${ci ? ' in CI (CI is set)' : ''}: apt-get install varnish varnish-modules`);
   const dir = mkdtempSync(join(tmpdir(), 'calendar-varnish-'));
   chmodSync(dir, 0o755);
@@ -38,7 +39,7 @@ export async function startThrowawayVarnish(backendPort: number): Promise<Throwa
   const vclPath = join(dir, 'default.vcl');
   writeFileSync(vclPath, vcl);
   chmodSync(vclPath, 0o644);
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child: ChildProcess = spawn(VARNISHD, ['-F', '-a', `127.0.0.1:${port}`, '-f', vclPath, '-n', join(dir, 'work'), '-s', 'malloc,64m'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
