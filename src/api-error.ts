@@ -35,3 +35,11 @@ export const RETRY_AFTER_SECONDS = 5;
 export function serviceUnavailable(message: string, extensions: Record<string, unknown> = {}): GraphQLError {
   return apiError(message, 'SERVICE_UNAVAILABLE', { status: 503, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } }, extensions);
 }
+
+/**
+ * This caller has taken its share (too many requests at once, or its budget spent): HTTP 429 with
+ * `Retry-After`; nothing was executed. Other callers are served meanwhile.
+ */
+export function rateLimited(message: string, retryAfterSeconds: number, extensions: Record<string, unknown> = {}): GraphQLError {
+  return apiError(message, 'RATE_LIMITED', { status: 429, headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } }, extensions);
+}

@@ -18,6 +18,7 @@ import { listeningBaseUrl } from './http/listening-base-url.js';
 import { connectRedis } from './redis/redis-circuit.js';
 import { AnswerCache } from './http/answer-cache.js';
 import { CallerIdentity } from './identity/caller-identity.js';
+import { ClientAddresses } from './identity/client-address.js';
 import { RESPONSE_TTL_MS, ResponsePolicies } from './http/response-policy.js';
 import { loadPersistedDocuments, PersistedQueryStore } from './http/persisted-queries.js';
 import { CdnPurger } from './cdn/cdn-purger.js';
@@ -116,7 +117,13 @@ export async function startService(config: Config, options: StartOptions = {}): 
   // A read-only DATABASE_URL takes no writes: usage is not counted, rather than failing every flush.
   if (database.readOnly) logger.warn('the database of DATABASE_URL is read-only: usage counts are not recorded (point DATABASE_URL at the primary to count them)');
   // Who is calling, resolved once per request at the HTTP edge (for cache hits and executions alike).
-  const callerIdentity = new CallerIdentity({ db: database.readDb, logger, databaseHealth: database.health, cacheTtlMs: options.apiKeyCacheTtlMs });
+  const callerIdentity = new CallerIdentity({
+    db: database.readDb,
+    logger,
+    databaseHealth: database.health,
+    cacheTtlMs: options.apiKeyCacheTtlMs,
+    addresses: new ClientAddresses(config.TRUST_PROXY),
+  });
   // The response cache: keyed by the read model's data version, so an import is seen at once.
   const answers =
     config.RESPONSE_CACHE === 'on' ? new AnswerCache({ dataVersion: () => readModel.requestVersion(), shared: redis, namespace, logger }) : undefined;
@@ -140,7 +147,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     persistedQueries,
     sharedCaches: {
       tagHeader: config.CDN_TAG_HEADER === 'none' ? undefined : config.CDN_TAG_HEADER,
-      answersOutdated: () => readModel.answersOutdated,
+      outdated: (version) => (version === undefined ? readModel.answersOutdated : readModel.knowsNewerThan(version)),
     },
     schemaSource,
     logger,
@@ -151,6 +158,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
     usage: database.readOnly ? undefined : usage,
     checkReady: () => readiness(database, readModel),
     maxInFlight: config.MAX_IN_FLIGHT_REQUESTS,
+    maxInFlightPerCaller: config.MAX_IN_FLIGHT_PER_CALLER,
+    executionSlots: config.EXECUTION_SLOTS,
     executionTimeoutMs: config.REQUEST_TIMEOUT_MS,
     requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,

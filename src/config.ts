@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { malformedPostgresUrl, readReplicaUrls } from './db/postgres-url.js';
+import { trustedProxies } from './identity/client-address.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -39,8 +40,15 @@ const ConfigSchema = z.object({
   MIGRATE: z.enum(['auto', 'off'], { error: 'must be auto or off' }).default('auto'),
   /** Longest a GraphQL request may run; past it the answer is 503 (a database that stopped answering). */
   REQUEST_TIMEOUT_MS: integer(100, 600_000).default(6000),
-  /** GraphQL executions at once per process; more are answered 503 at once (load shedding). */
+  /** GraphQL executions running and waiting per process; more are answered 503 at once (load shedding). */
   MAX_IN_FLIGHT_REQUESTS: integer(1, 100_000).default(200),
+  /**
+   * Of those, one caller's (a key, or a client address); more are answered 429. Unset: no limit of
+   * its own (the spec promises no rate limit; callers still take turns).
+   */
+  MAX_IN_FLIGHT_PER_CALLER: integer(1, 100_000).optional(),
+  /** Executions at once per process; the rest wait in one queue per caller, served in turn. */
+  EXECUTION_SLOTS: integer(1, 1000).default(4),
   /** Longest time a client may take to send a whole request (headers: at most 10 s of it). */
   HTTP_REQUEST_TIMEOUT_MS: integer(1000, 600_000).default(30_000),
   /** How long an idle kept-alive connection stays open. Behind a load balancer: longer than its idle timeout. */
@@ -71,6 +79,25 @@ const ConfigSchema = z.object({
   CDN_TAG_HEADER: z
     .enum(['Surrogate-Key', 'Cache-Tag', 'Edge-Cache-Tag', 'none'], { error: 'must be Surrogate-Key, Cache-Tag, Edge-Cache-Tag or none' })
     .default('Surrogate-Key'),
+  /**
+   * Which proxies may say who the client is (X-Forwarded-For, Forwarded): `none`, a hop count, or
+   * comma-separated addresses and ranges (`10.0.0.0/8,loopback`). Callers without a key are told
+   * apart by that address (fair shares, budgets).
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      try {
+        return trustedProxies(value);
+      } catch (error) {
+        context.addIssue({
+          code: 'custom',
+          message: `must be none, a hop count or comma-separated addresses and ranges (${error instanceof Error ? error.message : String(error)})`,
+        });
+        return z.NEVER;
+      }
+    }),
   /** Varnish edges (deploy/varnish/default.vcl) to purge after each import, comma-separated http(s) URLs. */
   CDN_PURGE_URLS: z
     .string()

@@ -77,6 +77,7 @@ export class CdnPurger {
       try {
         const claimed = await claimVersionsToPurge(this.options.db, this.served!, this.leaseSeconds);
         if (claimed.length === 0) continue;
+        this.options.logger.debug({ versions: claimed.map((c) => c.version), upTo: this.served }, 'CDN purge: claimed');
         for (const { version } of claimed) this.held.add(version);
         const delivery = this.deliver(claimed);
         this.deliveries.add(delivery);

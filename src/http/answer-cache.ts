@@ -72,9 +72,13 @@ export interface Ran<T> {
 /** How a lookup was answered. */
 export type Answered<T> =
   /** From the cache: a kept answer (fresh, or stale while one request refreshes it), or another request's execution just done. */
-  | { from: 'cache'; answer: StoredAnswer; stale: boolean }
-  /** This request ran: its own value, and the shareable answer it gave, if any. */
-  | { from: 'run'; value: T; answer: StoredAnswer | undefined };
+  | { from: 'cache'; answer: StoredAnswer; stale: boolean; version: string }
+  /**
+   * This request ran: its own value, and the shareable answer it gave, if any. `version`: the data
+   * version it was looked up at (undefined without a response cache); a request that started over on
+   * a newer one (DataVersionMoved) answers from that newer one.
+   */
+  | { from: 'run'; value: T; answer: StoredAnswer | undefined; version?: string | undefined };
 
 /** One request, as a route hands it to {@link AnswerCache.lookupOrRun}. */
 export interface AnswerLookup<T> {
@@ -145,15 +149,17 @@ export class AnswerCache implements Answers {
    */
   async lookupOrRun<T>(lookup: AnswerLookup<T>): Promise<Answered<T>> {
     // No await when the version is known (the hot path): a promise only while the read model is built.
-    const textKeyed = lookup.requestText === undefined ? undefined : this.versioned(`text\u0000${lookup.requestText}`);
-    const textKey = textKeyed instanceof Promise ? await textKeyed : textKeyed;
+    // Read once: both keys, and the answer's version, are of the same data version.
+    const versionNow = this.options.dataVersion();
+    const version = typeof versionNow === 'string' ? versionNow : await versionNow.catch(() => undefined);
+    if (version === undefined) return UNCACHED_ANSWERS.lookupOrRun(lookup);
+    const textKey = lookup.requestText === undefined ? undefined : `${version}\u0000text\u0000${lookup.requestText}`;
     const byText = textKey === undefined ? undefined : this.kept.get(textKey);
-    if (byText && answerAge(byText, Date.now()).remainingMs > 0) return { from: 'cache', answer: byText, stale: false };
+    if (byText && answerAge(byText, Date.now()).remainingMs > 0) return { from: 'cache', answer: byText, stale: false, version };
 
     const meaning = lookup.meaning();
-    const keyed = meaning === undefined ? undefined : this.versioned(meaning);
-    const key = keyed instanceof Promise ? await keyed : keyed;
-    if (key === undefined) return UNCACHED_ANSWERS.lookupOrRun(lookup);
+    if (meaning === undefined) return UNCACHED_ANSWERS.lookupOrRun(lookup);
+    const key = `${version}\u0000${meaning}`;
 
     let found = this.kept.get(key) ?? (await this.flights.get(key)) ?? (await this.shared(key));
     // An execution another request started while this one asked Redis. Looked at with no await
@@ -166,24 +172,14 @@ export class AnswerCache implements Answers {
       // Served at once while one request refreshes it in the background.
       if (stale) this.refresh(key, async () => (await lookup.run(true)).shareable);
       this.aliasIfKept(textKey, key, found);
-      return { from: 'cache', answer: found, stale };
+      return { from: 'cache', answer: found, stale, version };
     }
 
     countCacheLookup('miss');
     let ran: Ran<T> | undefined;
     const answer = await this.single(key, async () => (ran = await lookup.run(false)).shareable);
     this.aliasIfKept(textKey, key, answer);
-    return { from: 'run', value: ran!.value, answer };
-  }
-
-  /** `key` prefixed with the data version a request starting now reads at; undefined while it cannot be read. */
-  private versioned(key: string): string | Promise<string | undefined> {
-    const version = this.options.dataVersion();
-    if (typeof version === 'string') return `${version}\u0000${key}`;
-    return version.then(
-      (known) => `${known}\u0000${key}`,
-      () => undefined,
-    );
+    return { from: 'run', value: ran!.value, answer, version };
   }
 
   /**

@@ -14,12 +14,11 @@ import type { CallerIdentity } from '../identity/caller-identity.js';
 import type { IncomingRequestView } from '../identity/caller.js';
 import { SERVICE_CALLER, type RequestCaller } from '../identity/request-caller.js';
 import type { UsageRecorder } from '../identity/usage-recorder.js';
-import type { InFlightLimit } from './in-flight-limit.js';
+import { refusalError, type FairExecutions } from './fair-executions.js';
 import type { ResponsePolicies } from './response-policy.js';
 import { requestError, sendRequestError, sendResult } from './respond.js';
 import { writeStoredAnswer } from './stored-answer-writer.js';
 import type { SharedCaches } from './shared-caches.js';
-import { serviceUnavailable } from '../api-error.js';
 import type { RequestRecord } from '../telemetry/request-log.js';
 
 /** Largest accepted request body: the standard introspection query is ~2 KB, our largest operation under 1 KB. */
@@ -31,8 +30,8 @@ export interface GraphQLRouteOptions {
   logger: Logger;
   /** Largest accepted request body in bytes. @default 102400 */
   maxBodyBytes?: number | undefined;
-  /** Executions allowed at once; more are answered 503 (shared by every request of the server). */
-  inFlight: InFlightLimit;
+  /** Executions in fair shares per caller (shared by every request of the server): who waits, who is refused. */
+  executions: FairExecutions;
   /** Longest a GraphQL execution may take before its request is answered 503. @default no limit */
   executionTimeoutMs?: number | undefined;
   /** The response cache (UNCACHED_ANSWERS when off: answers still carry public caching headers). */
@@ -80,7 +79,11 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
     }
   }
   // Who is calling: once per request, for a hit and an execution alike.
-  const view: IncomingRequestView = { headers: req.headers, query: url.search.includes('key=') ? Object.fromEntries(url.searchParams) : undefined };
+  const view: IncomingRequestView = {
+    headers: req.headers,
+    query: url.search.includes('key=') ? Object.fromEntries(url.searchParams) : undefined,
+    socketAddress: req.socket.remoteAddress,
+  };
   const resolved = options.identity.callerOf(view);
   const caller = resolved instanceof Promise ? await resolved : resolved;
 
@@ -90,12 +93,23 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
     if (options.record && answered.answer.operation) options.record.operationName ??= answered.answer.operation;
     options.usage?.record(caller);
     const lookup = answered.stale ? 'stale' : 'hit';
-    return writeStoredAnswer(req, res, answered.answer, { method, mediaType, notice: caller.notice, headers: vary, lookup, sharedCaches: options.sharedCaches });
+    return writeStoredAnswer(req, res, answered.answer, {
+      method,
+      mediaType,
+      notice: caller.notice,
+      headers: vary,
+      lookup,
+      sharedCaches: options.sharedCaches,
+      version: answered.version,
+    });
   }
   const outcome = answered.value;
   if (options.record && outcome.operationName) options.record.operationName = outcome.operationName;
   if (outcome.executed) options.usage?.record(caller);
-  if (answered.answer) return writeStoredAnswer(req, res, answered.answer, { method, mediaType, notice: caller.notice, headers: vary, sharedCaches: options.sharedCaches });
+  if (answered.answer) {
+    const write = { method, mediaType, notice: caller.notice, headers: vary, sharedCaches: options.sharedCaches, version: answered.version };
+    return writeStoredAnswer(req, res, answered.answer, write);
+  }
   // A notice is meant for this caller alone: `private` tells every cache on the way.
   const control = outcome.result.extensions?.['notice'] === undefined ? NO_STORE : `private, ${NO_STORE}`;
   sendResult(res, outcome.result, { headers: { 'Cache-Control': control, ...vary }, mediaType });
@@ -147,8 +161,9 @@ function graphQLMeaning(params: GraphQLParams): string {
 }
 
 /**
- * Resolves a persisted query, then runs the operation through the pipeline within the in-flight
- * limit. `background`: a refresh of a stale answer run by the service (no caller headers).
+ * Resolves a persisted query, then runs the operation through the pipeline in its caller's turn
+ * (fair-executions.ts). `background`: a refresh of a stale answer run by the service (no caller
+ * headers; the service's own share).
  */
 async function execute(
   req: IncomingMessage,
@@ -166,10 +181,7 @@ async function execute(
     const message = 'Send the operation in the "query" parameter, or a persisted query hash in extensions.persistedQuery.';
     return { result: requestError(message, 'BAD_REQUEST', 400), executed: false };
   }
-  if (!options.inFlight.tryEnter()) {
-    return { result: { errors: [serviceUnavailable(`The service is answering ${options.inFlight.max} requests already. Retry shortly.`)] }, executed: false };
-  }
-  try {
+  const run = async (): Promise<GraphQLOutcome> => {
     const helixRequest = { body: params, headers: background ? {} : req.headers, method, query: background ? {} : Object.fromEntries(url.searchParams) };
     const edge = { caller, requestId: background ? undefined : options.record?.id, persistedHash: persistedHash(sent) };
     const outcome = await executeGraphQL(options.getEnveloped, helixRequest, params, edge, options.logger, {
@@ -179,9 +191,10 @@ async function execute(
     // Kept only once it ran (a `data` entry: parsed and validated), so no stored text is junk.
     if (resolved.register && 'data' in outcome.result) await options.persistedQueries.register(resolved.register.hash, resolved.register.text);
     return outcome;
-  } finally {
-    options.inFlight.leave();
-  }
+  };
+  // A refresh of a stale answer has no client to leave.
+  const executed = await options.executions.run(caller, run, background ? undefined : () => req.socket.destroyed);
+  return executed.ran ? executed.value : { result: { errors: [refusalError(executed.refusal, options.executions)] }, executed: false };
 }
 
 /** The hash a persisted-query request named (`extensions.persistedQuery.sha256Hash` or `documentId`), for traces. */

@@ -3,13 +3,15 @@ import { GraphQLError } from 'graphql';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { CATEGORIES_TAG, EVENTS_TAG, ORGANIZERS_TAG, VENUES_TAG } from '../domain/answer-tags.js';
-import { buildEventQuery } from '../domain/event-query.js';
+import { buildEventQuery, type EventQuery } from '../domain/event-query.js';
 import { feedName } from '../feeds/feed-name.js';
 import { feedOccurrences } from '../feeds/feed-occurrences.js';
-import { readFeedParameters } from '../feeds/feed-parameters.js';
+import { readFeedParameters, type FeedLanguage, type FeedRequest } from '../feeds/feed-parameters.js';
 import { renderIcsFeed } from '../feeds/render-ics-feed.js';
 import type { ReadModel } from '../read-model/read-model.js';
-import { storedAnswer, type Answers } from './answer-cache.js';
+import { storedAnswer, type Answers, type StoredAnswer } from './answer-cache.js';
+import { refusalError, type FairExecutions, type Share } from './fair-executions.js';
+import { SERVICE_CALLER } from '../identity/request-caller.js';
 import { NO_STORE } from './caching-headers.js';
 import { writeStoredAnswer } from './stored-answer-writer.js';
 import type { SharedCaches } from './shared-caches.js';
@@ -44,6 +46,10 @@ export interface IcsFeedOptions {
   sharedCaches?: SharedCaches | undefined;
   /** The response cache (UNCACHED_ANSWERS when off: every request renders; answers still carry public caching headers). */
   answers: Answers;
+  /** Renders run in their caller's turn, like GraphQL executions. @default no queue */
+  executions?: FairExecutions | undefined;
+  /** Whose share a request draws on (its RequestCaller). */
+  shareOf?: ((req: IncomingMessage) => Share | Promise<Share>) | undefined;
 }
 
 /**
@@ -84,26 +90,45 @@ async function answerIcsFeed(req: IncomingMessage, res: ServerResponse, url: URL
     meaning: () => `ics\u0000${normalized}`,
     // A preset's stale answer may be of the window before: it is not served while it is refreshed.
     servesStale: query.when === null,
-    run: async () => {
-      const feed = await feedOccurrences(options.readModel, options.db, query);
-      const body = renderIcsFeed({
-        occurrences: feed.occurrences,
-        catalogue: feed.catalogue,
-        lan,
-        name: feedName(filter, feed.catalogue, lan),
-        eventLinkBase: options.eventLinkBase,
-      });
-      const answer = storedAnswer(body, ttlMs, 'events.ics', FEED_CDN_TAGS);
+    run: async (background) => {
+      if (options.executions && options.shareOf) {
+        const share = background ? SERVICE_CALLER : await options.shareOf(req);
+        const executed = await options.executions.run(share, () => renderFeed(options, query, filter, lan, ttlMs), background ? undefined : () => req.socket.destroyed);
+        if (!executed.ran) throw refusalError(executed.refusal, options.executions);
+        return { value: executed.value, shareable: { answer: executed.value, keep: true } };
+      }
+      const answer = await renderFeed(options, query, filter, lan, ttlMs);
       return { value: answer, shareable: { answer, keep: true } };
     },
   });
   const answer = answered.from === 'cache' ? answered.answer : answered.value;
   const lookup = answered.from === 'cache' ? (answered.stale ? 'stale' : 'hit') : undefined;
-  writeStoredAnswer(req, res, answer, { method: 'GET', mediaType: MEDIA_TYPE, contentHeaders: CONTENT_HEADERS, lookup, sharedCaches: options.sharedCaches });
+  writeStoredAnswer(req, res, answer, {
+    method: 'GET',
+    mediaType: MEDIA_TYPE,
+    contentHeaders: CONTENT_HEADERS,
+    lookup,
+    sharedCaches: options.sharedCaches,
+    version: answered.version,
+  });
 }
 
+/** The feed of one request: its occurrences from the read model, rendered as iCalendar. */
+async function renderFeed(options: IcsFeedOptions, query: EventQuery, filter: FeedRequest['filter'], lan: FeedLanguage, ttlMs: number): Promise<StoredAnswer> {
+  const feed = await feedOccurrences(options.readModel, options.db, query);
+  const body = renderIcsFeed({
+    occurrences: feed.occurrences,
+    catalogue: feed.catalogue,
+    lan,
+    name: feedName(filter, feed.catalogue, lan),
+    eventLinkBase: options.eventLinkBase,
+  });
+  return storedAnswer(body, ttlMs, 'events.ics', FEED_CDN_TAGS);
+}
+
+/** Errors answered in plain text with their status and Retry-After: the service cannot answer now, or this caller has taken its share. */
 const isServiceUnavailable = (error: unknown): error is GraphQLError =>
-  error instanceof GraphQLError && error.extensions['code'] === 'SERVICE_UNAVAILABLE';
+  error instanceof GraphQLError && (error.extensions['code'] === 'SERVICE_UNAVAILABLE' || error.extensions['code'] === 'RATE_LIMITED');
 
 /** 400 in plain text: calendar clients show a body, if anything, as text; the message names the parameter. */
 function sendBadRequest(res: ServerResponse, message: string): void {

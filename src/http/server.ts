@@ -10,7 +10,8 @@ import { ResponsePolicies } from './response-policy.js';
 import type { SharedCaches } from './shared-caches.js';
 import { sendHealth, sendReadiness, type Readiness } from './health.js';
 import { sendMetrics } from './metrics-route.js';
-import { InFlightLimit } from './in-flight-limit.js';
+import { FairExecutions } from './fair-executions.js';
+import { watchExecutionQueue } from '../telemetry/metrics.js';
 import { prefersHtml } from './negotiate.js';
 import type { PersistedQueryStore } from './persisted-queries.js';
 import { sendRequestError } from './respond.js';
@@ -33,8 +34,12 @@ export interface HttpServerOptions {
   checkReady: () => Promise<Readiness>;
   /** Largest accepted request body in bytes. @default 102400 */
   maxBodyBytes?: number | undefined;
-  /** GraphQL executions at once; more are answered 503 at once. @default 200 */
+  /** GraphQL executions running and waiting for their turn; more are answered 503 at once. @default 200 */
   maxInFlight?: number | undefined;
+  /** Executions running and waiting of one caller (a key, or an address); more are answered 429. @default maxInFlight (no limit of its own) */
+  maxInFlightPerCaller?: number | undefined;
+  /** Executions at once; the others wait in per-caller queues served in turn. @default 4 */
+  executionSlots?: number | undefined;
   /** Longest a GraphQL execution may take before its request is answered 503. @default 6000 */
   executionTimeoutMs?: number | undefined;
   /** Longest a client may take to send a whole request; headers get at most 10 s of it. @default 30000 */
@@ -69,8 +74,17 @@ const isGetOrHead = (req: IncomingMessage) => req.method === 'GET' || req.method
 /** Routes requests; each concern lives in its own module. */
 export function createHttpServer(options: HttpServerOptions): Server {
   const sendSchemaFile = createSchemaFileHandler(options.schemaSource);
-  const inFlight = new InFlightLimit(options.maxInFlight ?? 200);
+  const executionTimeoutMs = options.executionTimeoutMs ?? 6000;
+  const executions = new FairExecutions({
+    slots: options.executionSlots ?? 4,
+    maxWaitingAndRunning: options.maxInFlight ?? 200,
+    maxPerCaller: options.maxInFlightPerCaller ?? options.maxInFlight ?? 200,
+    maxWaitMs: executionTimeoutMs,
+  });
+
   const answers = options.answers ?? UNCACHED_ANSWERS;
+  // A feed's caller, for its share of executions: its address, or its key.
+  const shareOf = (req: IncomingMessage) => options.identity.callerOf({ headers: req.headers, socketAddress: req.socket.remoteAddress });
   const policies = options.policies ?? new ResponsePolicies();
   const notFound = (req: IncomingMessage, res: ServerResponse, path: string) =>
     sendRequestError(res, `No route for ${req.method} ${path}. The API is at /graphQL (GET or POST); the schema at ${SCHEMA_FILE_PATH}.`, 'NOT_FOUND', 404);
@@ -91,8 +105,8 @@ export function createHttpServer(options: HttpServerOptions): Server {
         persistedQueries: options.persistedQueries,
         logger: options.logger,
         maxBodyBytes: options.maxBodyBytes,
-        inFlight,
-        executionTimeoutMs: options.executionTimeoutMs ?? 6000,
+        executions,
+        executionTimeoutMs,
         answers,
         policies,
         sharedCaches: options.sharedCaches,
@@ -111,7 +125,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
     }
     if (path === ICS_FEED_PATH && options.icsFeed) {
       if (!isGetOrHead(req)) return methodNotAllowed(res, 'GET, HEAD, OPTIONS');
-      return handleIcsFeed(req, res, url, { ...options.icsFeed, answers, sharedCaches: options.sharedCaches });
+      return handleIcsFeed(req, res, url, { ...options.icsFeed, answers, sharedCaches: options.sharedCaches, executions, shareOf });
     }
     if (path === '/widget' || path.startsWith('/widget/')) {
       if (await handleWidget(req, res, url)) return;
@@ -149,6 +163,9 @@ export function createHttpServer(options: HttpServerOptions): Server {
     },
   );
   server.maxConnections = options.maxConnections ?? 10_000;
+  // The queue's load in /metrics while this server runs.
+  const unwatchExecutions = watchExecutionQueue(() => executions.load);
+  server.once('close', unwatchExecutions);
   return server;
 }
 

@@ -5,9 +5,10 @@ export interface SharedCaches {
   /** The header carrying each answer's CDN tags (CDN_TAG_HEADER); undefined: none. */
   tagHeader: CdnTagHeaderName | undefined;
   /**
-   * Whether answers made now are already outdated: this node answers from a data version older than
-   * one it knows was imported (while it reads the new one). They then say max-age=0, so that an
-   * edge purged for that import does not keep the old answer it fetched from here.
+   * Whether an answer of this data version is outdated already: this node knows of a newer import
+   * (it is reading it, or the answer's execution began before it had). Such answers say max-age=0,
+   * so that an edge purged for that import does not keep the old answer it fetched from here.
+   * `undefined` (no response cache): whether this node is still reading a newer import.
    */
-  answersOutdated(): boolean;
+  outdated(answerVersion: string | undefined): boolean;
 }

@@ -18,8 +18,10 @@ export interface StoredAnswerWrite {
   contentHeaders?: Record<string, string> | undefined;
   /** How the response cache found it, counted in its metrics (a 304 as `revalidated`); absent for an answer just run. */
   lookup?: 'hit' | 'stale' | undefined;
-  /** What public answers tell CDNs: their tags' header, and whether answers are outdated right now. */
+  /** What public answers tell CDNs: their tags' header, and whether an answer is outdated already. */
   sharedCaches?: SharedCaches | undefined;
+  /** The data version the answer was looked up at (Answered.version). */
+  version?: string | undefined;
 }
 
 /**
@@ -45,7 +47,7 @@ export function writeStoredAnswer(req: IncomingMessage, res: ServerResponse, ans
     const etag = entityTag(answer.tag, write.mediaType);
     const { ageMs } = answerAge(answer, Date.now());
     const shared = write.sharedCaches;
-    const outdated = shared?.answersOutdated() === true;
+    const outdated = shared?.outdated(write.version) === true;
     const tagged = shared?.tagHeader && !outdated ? cdnTagHeader(shared.tagHeader, answer.cdnTags) : undefined;
     const cacheControl = outdated ? OUTDATED_CACHE_CONTROL : publicCacheControl({ ttlMs: answer.ttlMs, ageMs });
     const headers = { 'Cache-Control': cacheControl, ETag: etag, Age: String(Math.floor(ageMs / 1000)), ...write.headers, ...tagged };

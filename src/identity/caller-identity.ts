@@ -6,6 +6,7 @@ import { findApiKeyByHash, type ApiKeyIdentity } from '../db/repositories/api-ke
 import { hashApiKey } from '../domain/api-key-hash.js';
 import type { Logger } from '../logger.js';
 import { headerValue, type Caller, type IncomingRequestView } from './caller.js';
+import { ClientAddresses } from './client-address.js';
 import { requestCaller, type RequestCaller } from './request-caller.js';
 
 export const UNKNOWN_KEY_NOTICE =
@@ -24,6 +25,8 @@ export interface CallerIdentityOptions {
   cacheTtlMs?: number;
   /** Keys remembered at most (oldest dropped first). @default 10000 */
   maxCachedKeys?: number;
+  /** Who calls without a key: the socket's peer, or what the trusted proxies say (TRUST_PROXY). @default the peer */
+  addresses?: ClientAddresses | undefined;
 }
 
 /** Spec: the key comes in `X-Api-Key`, or "where headers cannot be set, in the query-string parameter key". */
@@ -46,10 +49,12 @@ export class CallerIdentity {
   private readonly ttlMs: number;
   private readonly maxKeys: number;
   private readonly cache = new Map<string, { expires: number; identity: Promise<ApiKeyIdentity | undefined> }>();
+  private readonly addresses: ClientAddresses;
 
   constructor(private readonly options: CallerIdentityOptions) {
     this.ttlMs = options.cacheTtlMs ?? 60_000;
     this.maxKeys = options.maxCachedKeys ?? 10_000;
+    this.addresses = options.addresses ?? new ClientAddresses({ kind: 'none' });
   }
 
   /**
@@ -58,9 +63,13 @@ export class CallerIdentity {
    */
   callerOf(request: IncomingRequestView): RequestCaller | Promise<RequestCaller> {
     const key = sentKey(request);
-    if (key === undefined) return requestCaller(ANONYMOUS, undefined, request);
-    if (!KEY_SHAPE.test(key)) return requestCaller(UNKNOWN, UNKNOWN_KEY_NOTICE, request);
-    return this.resolveKey(key).then((identity) => requestCaller(identity, noticeFor(identity), request));
+    if (key === undefined) return requestCaller(ANONYMOUS, undefined, request, this.addressOf(request));
+    if (!KEY_SHAPE.test(key)) return requestCaller(UNKNOWN, UNKNOWN_KEY_NOTICE, request, this.addressOf(request));
+    return this.resolveKey(key).then((identity) => requestCaller(identity, noticeFor(identity), request, identity.status === 'keyed' ? '' : this.addressOf(request)));
+  }
+
+  private addressOf(request: IncomingRequestView): string {
+    return this.addresses.of({ headers: request.headers, socketAddress: request.socketAddress });
   }
 
   private async resolveKey(key: string): Promise<Caller> {

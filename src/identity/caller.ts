@@ -11,6 +11,8 @@ export type Caller =
 export interface IncomingRequestView {
   headers: Record<string, string | string[] | undefined>;
   query?: Record<string, unknown> | undefined;
+  /** The peer of the connection (`req.socket.remoteAddress`): with the trusted proxies' headers, who calls without a key. */
+  socketAddress?: string | undefined;
 }
 
 /** A header's first value, trimmed; undefined when absent or blank. */

@@ -13,21 +13,40 @@ export interface RequestCaller {
   readonly keyHash: string;
   readonly clientId: string;
   readonly pageOrigin: string;
+  /**
+   * Whose share of the service this request draws on (fair queueing, budgets): `key:<hash>` for a
+   * valid key, else `address:<address>` (client-address.ts: IPv6 by its /64); `service` for the
+   * service's own refreshes.
+   */
+  readonly shareKey: string;
+  /** Which limits apply: a valid key's, or those of callers without one (unknown and revoked keys included). */
+  readonly shareClass: 'key' | 'anonymous' | 'service';
 }
 
 /** The caller of a refresh the service runs itself (no key, no notice); never counted. */
-export const SERVICE_CALLER: RequestCaller = { identity: { status: 'anonymous' }, notice: undefined, keyHash: '', clientId: '', pageOrigin: '' };
+export const SERVICE_CALLER: RequestCaller = {
+  identity: { status: 'anonymous' },
+  notice: undefined,
+  keyHash: '',
+  clientId: '',
+  pageOrigin: '',
+  shareKey: 'service',
+  shareClass: 'service',
+};
 
-/** The caller of a request with this identity and notice, labelled from its headers. */
-export function requestCaller(identity: Caller, notice: string | undefined, request: IncomingRequestView): RequestCaller {
-  const client = clientId(headerValue(request, 'x-client-id'));
-  const origin = pageOrigin(headerValue(request, 'x-page-url'));
-  // The common caller (no key, no labels) is one shared object: nothing allocated per request.
-  if (identity.status === 'anonymous' && client === '' && origin === '') return ANONYMOUS;
-  return { identity, notice, keyHash: identity.status === 'keyed' ? identity.keyHash : '', clientId: client, pageOrigin: origin };
+/** The caller of a request with this identity and notice, labelled from its headers; `address` tells callers without a valid key apart. */
+export function requestCaller(identity: Caller, notice: string | undefined, request: IncomingRequestView, address: string): RequestCaller {
+  const keyed = identity.status === 'keyed';
+  return {
+    identity,
+    notice,
+    keyHash: keyed ? identity.keyHash : '',
+    clientId: clientId(headerValue(request, 'x-client-id')),
+    pageOrigin: pageOrigin(headerValue(request, 'x-page-url')),
+    shareKey: keyed ? `key:${identity.keyHash}` : `address:${address}`,
+    shareClass: keyed ? 'key' : 'anonymous',
+  };
 }
-
-const ANONYMOUS: RequestCaller = { ...SERVICE_CALLER };
 
 /** Spec: `X-Page-Url` is "the full URL of the embedding page, starting with https"; we count its origin. */
 function pageOrigin(value: string | undefined): string {

@@ -119,6 +119,12 @@ export class ReadModel {
     return this.behind;
   }
 
+  /** Whether this model knows of a version newer than `version` (an answer of `version` is outdated already). */
+  knowsNewerThan(version: string): boolean {
+    const known = this.known;
+    return known !== null && known !== version && newer(known, version);
+  }
+
   /** Whether a snapshot exists (readiness). */
   get ready(): boolean {
     return this.current !== null;

@@ -92,6 +92,68 @@ const cdnPurgeLag = new Histogram({
   registers: [metricsRegistry],
 });
 
+/** Whose share an execution drew on (RequestCaller.shareClass): bounded labels. */
+export type ShareClass = 'key' | 'anonymous' | 'service';
+
+const executionsServed = new Counter({
+  name: 'calendar_executions_total',
+  help: 'Executions run (cache misses that executed), by caller class: key, anonymous, service (refreshes of stale answers).',
+  labelNames: ['caller_class'] as const,
+  registers: [metricsRegistry],
+});
+
+const executionsRefused = new Counter({
+  name: 'calendar_executions_refused_total',
+  help: 'Requests that needed an execution and were not run, by caller class and reason: caller_busy (429: that caller had its most running or waiting), busy (503: the process is full), waited_too_long (503), gone (the client left while it waited).',
+  labelNames: ['caller_class', 'reason'] as const,
+  registers: [metricsRegistry],
+});
+
+const executionWait = new Histogram({
+  name: 'calendar_execution_wait_seconds',
+  help: 'Time a request waited for its turn to execute (0 when a slot was free), by caller class.',
+  labelNames: ['caller_class'] as const,
+  buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [metricsRegistry],
+});
+
+/** Process-wide, like the registry: the fair-share queues of this process's servers, read at each scrape. */
+const executionQueues = new Set<() => { running: number; waiting: number; callers: number }>();
+
+for (const [name, help, read] of [
+  ['calendar_executions_running', 'Executions running now (at most EXECUTION_SLOTS per process).', (load: { running: number }) => load.running],
+  ['calendar_executions_waiting', 'Requests waiting for their turn to execute, every caller.', (load: { waiting: number }) => load.waiting],
+  ['calendar_executions_callers', 'Callers with executions running or waiting (each has its own queue).', (load: { callers: number }) => load.callers],
+] as const) {
+  new Gauge({
+    name,
+    help,
+    registers: [metricsRegistry],
+    aggregator: 'sum',
+    collect() {
+      let total = 0;
+      for (const source of executionQueues) total += read(source());
+      this.set(total);
+    },
+  });
+}
+
+/** Reports a fair-share queue's load while the server runs; returns the function that stops it. */
+export function watchExecutionQueue(load: () => { running: number; waiting: number; callers: number }): () => void {
+  executionQueues.add(load);
+  return () => executionQueues.delete(load);
+}
+
+/** The fair-share queue calls these (http/fair-executions.ts). */
+export function observeExecutionStart(callerClass: ShareClass, waitedSeconds: number): void {
+  executionsServed.inc({ caller_class: callerClass });
+  executionWait.observe({ caller_class: callerClass }, waitedSeconds);
+}
+
+export function countExecutionRefused(callerClass: ShareClass, reason: 'caller_busy' | 'busy' | 'waited_too_long' | 'gone'): void {
+  executionsRefused.inc({ caller_class: callerClass, reason });
+}
+
 /** A pool's state now; `pool` names it (`primary`, or a replica's). */
 export interface PoolStats {
   pool: string;
