@@ -48,7 +48,7 @@ const ConfigSchema = z.object({
    */
   MAX_IN_FLIGHT_PER_CALLER: integer(1, 100_000).optional(),
   /** Executions at once per process; the rest wait in one queue per caller, served in turn. */
-  EXECUTION_SLOTS: integer(1, 1000).default(4),
+  EXECUTION_SLOTS: integer(1, 1000).default(1),
   /** Longest time a client may take to send a whole request (headers: at most 10 s of it). */
   HTTP_REQUEST_TIMEOUT_MS: integer(1000, 600_000).default(30_000),
   /** How long an idle kept-alive connection stays open. Behind a load balancer: longer than its idle timeout. */

@@ -51,13 +51,16 @@ const NEVER_GONE = () => false;
 interface Waiting {
   start: () => void;
   refuse: (refusal: Refusal) => void;
-  since: number;
   gone: () => boolean;
+  /** Refused already (it waited maxWaitMs): skipped when its turn comes. */
+  done: boolean;
 }
 
 /** One caller's requests: how many run, and those waiting in arrival order. */
 interface CallerQueue {
   running: number;
+  /** Waiting and not refused yet (the array may still hold some that timed out). */
+  live: number;
   waiting: Waiting[];
   /** Index of the next waiting one (a queue without shifting the array each time). */
   head: number;
@@ -88,32 +91,47 @@ export class FairExecutions {
 
   /**
    * Runs `task` in `caller`'s turn: at once when a slot is free and nobody waits, else when its turn
-   * comes. `gone` tells whether the client has left (its request is then dropped, not run).
+   * comes, telling it how long it waited (a request's time limit counts its wait). `gone` tells
+   * whether the client has left (its request is then dropped, not run).
    */
-  async run<T>(share: Share, task: () => Promise<T>, gone: () => boolean = NEVER_GONE): Promise<Executed<T>> {
+  async run<T>(share: Share, task: (waitedMs: number) => Promise<T>, gone: () => boolean = NEVER_GONE): Promise<Executed<T>> {
     const { options } = this;
     const caller = share.shareKey;
     if (this.running + this.waitingCount >= options.maxWaitingAndRunning) return this.refused(share, 'busy');
     let queue = this.callers.get(caller);
-    if (queue && queue.running + queue.waiting.length - queue.head >= options.maxPerCaller) return this.refused(share, 'caller-busy');
-    if (!queue) this.callers.set(caller, (queue = { running: 0, waiting: [], head: 0 }));
+    if (queue && queue.running + queue.live >= options.maxPerCaller) return this.refused(share, 'caller-busy');
+    if (!queue) this.callers.set(caller, (queue = { running: 0, live: 0, waiting: [], head: 0 }));
 
+    let waitedMs = 0;
     if (this.running < options.slots && this.waitingCount === 0) {
       this.running += 1;
       queue.running += 1;
       observeExecutionStart(share.shareClass, 0);
     } else {
       const since = performance.now();
+      let timer: NodeJS.Timeout | undefined;
       const admitted = await new Promise<Refusal | undefined>((resolve) => {
         if (queue.waiting.length === queue.head) this.turns.push(caller);
-        queue.waiting.push({ start: () => resolve(undefined), refuse: resolve, since, gone });
+        const waiting: Waiting = { start: () => resolve(undefined), refuse: resolve, gone, done: false };
+        queue.waiting.push(waiting);
+        queue.live += 1;
         this.waitingCount += 1;
+        // Answered 503 when its wait reaches maxWaitMs, not only when a slot frees (a stuck database holds every slot).
+        timer = setTimeout(() => {
+          if (waiting.done) return;
+          waiting.done = true;
+          queue.live -= 1;
+          this.waitingCount -= 1;
+          resolve('waited-too-long');
+        }, options.maxWaitMs);
       });
+      clearTimeout(timer);
       if (admitted !== undefined) return this.refused(share, admitted);
-      observeExecutionStart(share.shareClass, (performance.now() - since) / 1000);
+      waitedMs = performance.now() - since;
+      observeExecutionStart(share.shareClass, waitedMs / 1000);
     }
     try {
-      return { ran: true, value: await task() };
+      return { ran: true, value: await task(waitedMs) };
     } finally {
       this.running -= 1;
       queue.running -= 1;
@@ -134,17 +152,23 @@ export class FairExecutions {
       const queue = this.callers.get(caller)!;
       const waiting = queue.waiting[queue.head]!;
       queue.waiting[queue.head++] = undefined as unknown as Waiting;
-      this.waitingCount -= 1;
       const more = queue.head < queue.waiting.length;
       if (more) this.turns.push(caller);
       else {
         queue.waiting.length = 0;
         queue.head = 0;
       }
-      const refusal = waiting.gone() ? 'gone' : performance.now() - waiting.since > this.options.maxWaitMs ? 'waited-too-long' : undefined;
-      if (refusal) {
+      if (waiting.done) {
+        // Timed out while waiting (already answered): the turn passes on.
         if (queue.running === 0 && !more) this.callers.delete(caller);
-        waiting.refuse(refusal);
+        continue;
+      }
+      waiting.done = true;
+      queue.live -= 1;
+      this.waitingCount -= 1;
+      if (waiting.gone()) {
+        if (queue.running === 0 && !more) this.callers.delete(caller);
+        waiting.refuse('gone');
         continue;
       }
       this.running += 1;

@@ -181,13 +181,12 @@ async function execute(
     const message = 'Send the operation in the "query" parameter, or a persisted query hash in extensions.persistedQuery.';
     return { result: requestError(message, 'BAD_REQUEST', 400), executed: false };
   }
-  const run = async (): Promise<GraphQLOutcome> => {
+  const run = async (waitedMs: number): Promise<GraphQLOutcome> => {
     const helixRequest = { body: params, headers: background ? {} : req.headers, method, query: background ? {} : Object.fromEntries(url.searchParams) };
     const edge = { caller, requestId: background ? undefined : options.record?.id, persistedHash: persistedHash(sent) };
-    const outcome = await executeGraphQL(options.getEnveloped, helixRequest, params, edge, options.logger, {
-      policies: options.policies,
-      timeoutMs: options.executionTimeoutMs,
-    });
+    // The time limit is the request's: what it waited for its turn counts.
+    const timeoutMs = options.executionTimeoutMs === undefined ? undefined : Math.max(1, options.executionTimeoutMs - waitedMs);
+    const outcome = await executeGraphQL(options.getEnveloped, helixRequest, params, edge, options.logger, { policies: options.policies, timeoutMs });
     // Kept only once it ran (a `data` entry: parsed and validated), so no stored text is junk.
     if (resolved.register && 'data' in outcome.result) await options.persistedQueries.register(resolved.register.hash, resolved.register.text);
     return outcome;

@@ -38,7 +38,7 @@ export interface HttpServerOptions {
   maxInFlight?: number | undefined;
   /** Executions running and waiting of one caller (a key, or an address); more are answered 429. @default maxInFlight (no limit of its own) */
   maxInFlightPerCaller?: number | undefined;
-  /** Executions at once; the others wait in per-caller queues served in turn. @default 4 */
+  /** Executions at once; the others wait in per-caller queues served in turn. @default 1 */
   executionSlots?: number | undefined;
   /** Longest a GraphQL execution may take before its request is answered 503. @default 6000 */
   executionTimeoutMs?: number | undefined;
@@ -76,7 +76,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const sendSchemaFile = createSchemaFileHandler(options.schemaSource);
   const executionTimeoutMs = options.executionTimeoutMs ?? 6000;
   const executions = new FairExecutions({
-    slots: options.executionSlots ?? 4,
+    slots: options.executionSlots ?? 1,
     maxWaitingAndRunning: options.maxInFlight ?? 200,
     maxPerCaller: options.maxInFlightPerCaller ?? options.maxInFlight ?? 200,
     maxWaitMs: executionTimeoutMs,
