@@ -68,7 +68,16 @@ export class CdnPurger {
     if (this.stopped.signal.aborted) return;
     if (this.served === null || BigInt(version) > BigInt(this.served)) this.served = version;
     this.claimWanted = true;
-    this.claiming ??= this.claimWhileWanted().finally(() => (this.claiming = null));
+    this.startClaiming();
+  }
+
+  private startClaiming(): void {
+    if (this.claiming) return;
+    this.claiming = this.claimWhileWanted().finally(() => {
+      this.claiming = null;
+      // A version served between the loop's last look and here would otherwise wait for the sweep.
+      if (this.claimWanted && !this.stopped.signal.aborted) this.startClaiming();
+    });
   }
 
   private async claimWhileWanted(): Promise<void> {
