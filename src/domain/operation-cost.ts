@@ -46,7 +46,7 @@ const rootFieldCache = new WeakMap<DocumentNode, Map<string, readonly RootField[
 
 function rootFieldsOf(document: DocumentNode, operationName: string | undefined): readonly RootField[] {
   let byName = rootFieldCache.get(document);
-  if (!byName) rootFieldCache.set(document, (byName = new Map()));
+  if (!byName) rootFieldCache.set(document, (byName = new Map<string, readonly RootField[]>()));
   const key = operationName ?? '';
   let fields = byName.get(key);
   if (!fields) byName.set(key, (fields = readRootFields(document, operationName)));
