@@ -19,6 +19,7 @@ import { connectRedis } from './redis/redis-circuit.js';
 import { AnswerCache } from './http/answer-cache.js';
 import { CallerBudgets } from './identity/caller-budgets.js';
 import { CallerIdentity } from './identity/caller-identity.js';
+import { RedisBuckets } from './identity/redis-buckets.js';
 import { ClientAddresses } from './identity/client-address.js';
 import { RESPONSE_TTL_MS, ResponsePolicies } from './http/response-policy.js';
 import { loadPersistedDocuments, PersistedQueryStore } from './http/persisted-queries.js';
@@ -126,7 +127,13 @@ export async function startService(config: Config, options: StartOptions = {}): 
     addresses: new ClientAddresses(config.TRUST_PROXY),
   });
   // Budgets per caller, only when configured (the spec: "Rate limit or quota: None" until announced).
-  const budgets = new CallerBudgets({ keyPerMinute: config.RATE_LIMIT_KEY, anonymousPerMinute: config.RATE_LIMIT_ANONYMOUS, logger });
+  // With Redis, one bucket per caller for the whole fleet (each node's own while Redis is away).
+  const budgets = new CallerBudgets({
+    keyPerMinute: config.RATE_LIMIT_KEY,
+    anonymousPerMinute: config.RATE_LIMIT_ANONYMOUS,
+    shared: redis ? new RedisBuckets(redis, namespace) : undefined,
+    logger,
+  });
   // The response cache: keyed by the read model's data version, so an import is seen at once.
   const answers =
     config.RESPONSE_CACHE === 'on' ? new AnswerCache({ dataVersion: () => readModel.requestVersion(), shared: redis, namespace, logger }) : undefined;

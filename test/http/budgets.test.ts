@@ -139,4 +139,31 @@ describe(`budgets (${databaseLabel})`, () => {
       expect((await post(server, { query: PAGE, variables: fresh() }, caller)).status).toBe(200);
     });
   });
+
+  describe.skipIf(!process.env['REDIS_URL'])('shared through Redis', () => {
+    let first: TestServer;
+    let second: TestServer;
+    beforeAll(async () => {
+      const env = { TRUST_PROXY: 'loopback', RATE_LIMIT_ANONYMOUS: '60' };
+      const cacheNamespace = `test:budgets:${Date.now()}`;
+      first = await startTestServer({ calendar: httpCalendar, clock: () => NOW, env, cacheNamespace });
+      second = await startTestServer({ database: first.database, clock: () => NOW, env, cacheNamespace });
+    }, 60_000);
+    afterAll(async () => {
+      await second?.close();
+      await first?.close();
+    });
+
+    it('keeps one bucket per caller across the nodes', async () => {
+      const caller = from('203.0.113.30');
+      const spent = await post(first, { query: LARGE, variables: fresh() }, caller);
+      expect(spent.status).toBe(200);
+      expect(spent.headers.get('ratelimit')).toMatch(/^"anonymous";r=10;t=/);
+      const refused = await post(second, { query: PAGE, variables: fresh() }, caller);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('ratelimit')).toMatch(/^"anonymous";r=10;t=/);
+      // Another caller at the second node still has its whole budget.
+      expect((await post(second, { query: PAGE, variables: fresh() }, from('203.0.113.31'))).status).toBe(200);
+    });
+  });
 });
