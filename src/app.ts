@@ -17,7 +17,9 @@ import { watchPools } from './telemetry/metrics.js';
 import { listeningBaseUrl } from './http/listening-base-url.js';
 import { connectRedis } from './redis/redis-circuit.js';
 import { AnswerCache } from './http/answer-cache.js';
+import { CallerBudgets } from './identity/caller-budgets.js';
 import { CallerIdentity } from './identity/caller-identity.js';
+import { RedisBuckets } from './identity/redis-buckets.js';
 import { ClientAddresses } from './identity/client-address.js';
 import { RESPONSE_TTL_MS, ResponsePolicies } from './http/response-policy.js';
 import { loadPersistedDocuments, PersistedQueryStore } from './http/persisted-queries.js';
@@ -124,6 +126,14 @@ export async function startService(config: Config, options: StartOptions = {}): 
     cacheTtlMs: options.apiKeyCacheTtlMs,
     addresses: new ClientAddresses(config.TRUST_PROXY),
   });
+  // Budgets per caller, only when configured (the spec: "Rate limit or quota: None" until announced).
+  // With Redis, one bucket per caller for the whole fleet (each node's own while Redis is away).
+  const budgets = new CallerBudgets({
+    keyPerMinute: config.RATE_LIMIT_KEY,
+    anonymousPerMinute: config.RATE_LIMIT_ANONYMOUS,
+    shared: redis ? new RedisBuckets(redis, namespace) : undefined,
+    logger,
+  });
   // The response cache: keyed by the read model's data version, so an import is seen at once.
   const answers =
     config.RESPONSE_CACHE === 'on' ? new AnswerCache({ dataVersion: () => readModel.requestVersion(), shared: redis, namespace, logger }) : undefined;
@@ -156,6 +166,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     icsFeed: { readModel, db: database.readDb, clock, eventLinkBase: config.PUBLIC_SITE_URL, databaseHealth: database.health },
     identity: callerIdentity,
     usage: database.readOnly ? undefined : usage,
+    budgets: budgets.enabled ? budgets : undefined,
     checkReady: () => readiness(database, readModel),
     maxInFlight: config.MAX_IN_FLIGHT_REQUESTS,
     maxInFlightPerCaller: config.MAX_IN_FLIGHT_PER_CALLER,

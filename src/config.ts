@@ -47,6 +47,14 @@ const ConfigSchema = z.object({
    * its own (the spec promises no rate limit; callers still take turns).
    */
   MAX_IN_FLIGHT_PER_CALLER: integer(1, 100_000).optional(),
+  /**
+   * Budgets (docs/transport.md, Budgets): points per minute of each caller with a valid key, and of
+   * each caller without one (by address); executions are charged their operation's cost, cache hits
+   * nothing. Unset: no budget for that class (the spec promises no rate limit; one introduced is
+   * announced first).
+   */
+  RATE_LIMIT_KEY: integer(1, 100_000_000).optional(),
+  RATE_LIMIT_ANONYMOUS: integer(1, 100_000_000).optional(),
   /** Executions at once per process; the rest wait in one queue per caller, served in turn. */
   EXECUTION_SLOTS: integer(1, 1000).default(1),
   /** Longest time a client may take to send a whole request (headers: at most 10 s of it). */

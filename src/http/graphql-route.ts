@@ -10,12 +10,14 @@ import { BodyTooLargeError, readBody } from './read-body.js';
 import { paramsFromBody, paramsFromSearch, type GraphQLParams, type ParamsOutcome } from './request-params.js';
 import { storedAnswerOfBytes, type AnswerLookup, type Answers, type Ran } from './answer-cache.js';
 import { answerBytes } from './answer-bytes.js';
+import type { BudgetTicket, CallerBudgets } from '../identity/caller-budgets.js';
 import type { CallerIdentity } from '../identity/caller-identity.js';
 import type { IncomingRequestView } from '../identity/caller.js';
 import { SERVICE_CALLER, type RequestCaller } from '../identity/request-caller.js';
 import type { UsageRecorder } from '../identity/usage-recorder.js';
 import { refusalError, type FairExecutions } from './fair-executions.js';
 import type { ResponsePolicies } from './response-policy.js';
+import { rateLimitHeaders } from './rate-limit-headers.js';
 import { requestError, sendRequestError, sendResult } from './respond.js';
 import { writeStoredAnswer } from './stored-answer-writer.js';
 import type { SharedCaches } from './shared-caches.js';
@@ -40,6 +42,8 @@ export interface GraphQLRouteOptions {
   policies: ResponsePolicies;
   /** Resolves the caller of each request, once, at this edge. */
   identity: CallerIdentity;
+  /** Budgets per caller (RATE_LIMIT_KEY, RATE_LIMIT_ANONYMOUS): executions are charged their cost. @default none */
+  budgets?: CallerBudgets | undefined;
   /** Counts requests per caller (cache hits and executions alike). @default none */
   usage?: UsageRecorder | undefined;
   /** What public answers tell CDNs (tags, outdated answers). @default no tags, never outdated */
@@ -86,8 +90,13 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
   };
   const resolved = options.identity.callerOf(view);
   const caller = resolved instanceof Promise ? await resolved : resolved;
+  const budget = options.budgets?.ticketOf(caller);
 
-  const answered = await options.answers.lookupOrRun(new GraphQLLookup(req, url, method, parsed, caller, options));
+  const answered = await options.answers.lookupOrRun(new GraphQLLookup(req, url, method, parsed, caller, budget, options));
+  // Only to a caller with a budget: its standing on every answer, hits and 304s included.
+  const headers = budget ? { ...vary, ...rateLimitHeaders(budget) } : vary;
+  // Asked for in a POST's `extensions.cost`: never in a GET answer's body, which caches may share.
+  const cost = budget && parsed?.ok && parsed.params.extensions?.['cost'] === true ? { cost: budget.costExtension() } : undefined;
 
   if (answered.from === 'cache') {
     if (options.record && answered.answer.operation) options.record.operationName ??= answered.answer.operation;
@@ -97,7 +106,8 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
       method,
       mediaType,
       notice: caller.notice,
-      headers: vary,
+      privateExtensions: cost,
+      headers,
       lookup,
       sharedCaches: options.sharedCaches,
       version: answered.version,
@@ -105,14 +115,16 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
   }
   const outcome = answered.value;
   if (options.record && outcome.operationName) options.record.operationName = outcome.operationName;
-  if (outcome.executed) options.usage?.record(caller);
+  // Refused by its budget: stopped before execution, so not the caller's request either.
+  if (outcome.executed && !budget?.refused) options.usage?.record(caller);
   if (answered.answer) {
-    const write = { method, mediaType, notice: caller.notice, headers: vary, sharedCaches: options.sharedCaches, version: answered.version };
+    const write = { method, mediaType, notice: caller.notice, privateExtensions: cost, headers, sharedCaches: options.sharedCaches, version: answered.version };
     return writeStoredAnswer(req, res, answered.answer, write);
   }
   // A notice is meant for this caller alone: `private` tells every cache on the way.
   const control = outcome.result.extensions?.['notice'] === undefined ? NO_STORE : `private, ${NO_STORE}`;
-  sendResult(res, outcome.result, { headers: { 'Cache-Control': control, ...vary }, mediaType });
+  const result = cost ? { ...outcome.result, extensions: { ...outcome.result.extensions, ...cost } } : outcome.result;
+  sendResult(res, result, { headers: { 'Cache-Control': control, ...headers }, mediaType });
 }
 
 /**
@@ -129,6 +141,7 @@ class GraphQLLookup implements AnswerLookup<GraphQLOutcome> {
     /** A POST's parameters, read from its body; a GET's are decoded only when its exact URL is not answered from the cache. */
     private parsed: ParamsOutcome | undefined,
     private readonly caller: RequestCaller,
+    private readonly budget: BudgetTicket | undefined,
     private readonly options: GraphQLRouteOptions,
   ) {
     this.requestText = method === 'GET' ? url.search : undefined;
@@ -143,7 +156,8 @@ class GraphQLLookup implements AnswerLookup<GraphQLOutcome> {
     const outcome = this.params();
     // Not shareable, so never a background refresh: a request error of this request.
     if (!outcome.ok) return { value: { result: outcome.error, executed: false } };
-    const ran = await execute(this.req, this.url, this.method, outcome.params, background ? SERVICE_CALLER : this.caller, this.options, background);
+    const share = background ? { caller: SERVICE_CALLER, budget: undefined } : { caller: this.caller, budget: this.budget };
+    const ran = await execute(this.req, this.url, this.method, outcome.params, share, this.options, background);
     return { value: ran, shareable: await shareable(ran) };
   }
 
@@ -152,12 +166,22 @@ class GraphQLLookup implements AnswerLookup<GraphQLOutcome> {
   }
 }
 
-/** Everything a GraphQL answer depends on besides the data version; nothing per caller (the key only changes the notice). */
+/**
+ * Everything a GraphQL answer depends on besides the data version; nothing per caller (the key only
+ * changes the notice, `extensions.cost` only asks for the caller's figures beside the same data).
+ */
 function graphQLMeaning(params: GraphQLParams): string {
   return (
     `graphql\u0000${params.query ?? ''}\u0000${params.documentId ?? ''}\u0000${params.operationName ?? ''}` +
-    `\u0000${params.variables ? JSON.stringify(params.variables) : ''}\u0000${params.extensions ? JSON.stringify(params.extensions) : ''}`
+    `\u0000${params.variables ? JSON.stringify(params.variables) : ''}\u0000${meaningfulExtensions(params.extensions)}`
   );
+}
+
+function meaningfulExtensions(extensions: GraphQLParams['extensions']): string {
+  if (!extensions) return '';
+  if (!('cost' in extensions)) return JSON.stringify(extensions);
+  const { cost: _cost, ...others } = extensions;
+  return Object.keys(others).length === 0 ? '' : JSON.stringify(others);
 }
 
 /**
@@ -170,7 +194,7 @@ async function execute(
   url: URL,
   method: string,
   sent: GraphQLParams,
-  caller: RequestCaller,
+  { caller, budget }: { caller: RequestCaller; budget: BudgetTicket | undefined },
   options: GraphQLRouteOptions,
   background: boolean,
 ): Promise<GraphQLOutcome> {
@@ -183,7 +207,7 @@ async function execute(
   }
   const run = async (waitedMs: number): Promise<GraphQLOutcome> => {
     const helixRequest = { body: params, headers: background ? {} : req.headers, method, query: background ? {} : Object.fromEntries(url.searchParams) };
-    const edge = { caller, requestId: background ? undefined : options.record?.id, persistedHash: persistedHash(sent) };
+    const edge = { caller, requestId: background ? undefined : options.record?.id, persistedHash: persistedHash(sent), budget };
     // The time limit is the request's: what it waited for its turn counts.
     const timeoutMs = options.executionTimeoutMs === undefined ? undefined : Math.max(1, options.executionTimeoutMs - waitedMs);
     const outcome = await executeGraphQL(options.getEnveloped, helixRequest, params, edge, options.logger, { policies: options.policies, timeoutMs });

@@ -4,6 +4,7 @@ import type { GetEnveloped } from '../plugins/get-enveloped.js';
 import { answerPreflight, setCorsHeaders } from './cors.js';
 import { handleGraphQL } from './graphql-route.js';
 import { UNCACHED_ANSWERS, type Answers } from './answer-cache.js';
+import type { CallerBudgets } from '../identity/caller-budgets.js';
 import type { CallerIdentity } from '../identity/caller-identity.js';
 import type { UsageRecorder } from '../identity/usage-recorder.js';
 import { ResponsePolicies } from './response-policy.js';
@@ -60,6 +61,8 @@ export interface HttpServerOptions {
   identity: CallerIdentity;
   /** Counts requests per caller. @default none */
   usage?: UsageRecorder | undefined;
+  /** Budgets per caller, charged for GraphQL executions. @default none (the spec's "no rate limit") */
+  budgets?: CallerBudgets | undefined;
 }
 
 /** The spec names `/graphQL`; the lower-case spelling is accepted too. */
@@ -112,6 +115,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
         sharedCaches: options.sharedCaches,
         identity: options.identity,
         usage: options.usage,
+        budgets: options.budgets,
         record,
       });
     }

@@ -12,6 +12,11 @@ export interface StoredAnswerWrite {
   mediaType: string;
   /** This caller's notice (an unknown or revoked key): the answer is then meant for this caller alone. */
   notice?: string | undefined;
+  /**
+   * Extensions meant for this caller alone (`cost`), added to answers no HTTP cache keeps (POST); a
+   * GET answer may be public, so its body never carries them.
+   */
+  privateExtensions?: Record<string, unknown> | undefined;
   /** Headers of every response, 304 included (`Vary`). */
   headers?: Record<string, string> | undefined;
   /** Headers of a response with the body only (`Content-Disposition`). */
@@ -35,10 +40,13 @@ export interface StoredAnswerWrite {
 export function writeStoredAnswer(req: IncomingMessage, res: ServerResponse, answer: StoredAnswer, write: StoredAnswerWrite): void {
   const contentType = `${write.mediaType}; charset=utf-8`;
   let notModified = false;
-  if (write.notice !== undefined) {
-    // The stored body is exactly `{"data":...}`: the notice goes in before its last brace.
-    const body = Buffer.concat([answer.body.subarray(0, answer.body.length - 1), Buffer.from(`,"extensions":${JSON.stringify({ notice: write.notice })}}`)]);
-    res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': body.length, 'Cache-Control': `private, ${NO_STORE}`, ...write.headers });
+  const own = write.method === 'GET' ? undefined : write.privateExtensions;
+  if (write.notice !== undefined || own) {
+    // The stored body is exactly `{"data":...}`: the caller's extensions go in before its last brace.
+    const extensions = { ...(write.notice === undefined ? {} : { notice: write.notice }), ...own };
+    const body = Buffer.concat([answer.body.subarray(0, answer.body.length - 1), Buffer.from(`,"extensions":${JSON.stringify(extensions)}}`)]);
+    const cacheControl = write.notice === undefined ? NO_STORE : `private, ${NO_STORE}`;
+    res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': body.length, 'Cache-Control': cacheControl, ...write.headers });
     res.end(body);
   } else if (write.method !== 'GET') {
     res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': answer.body.length, 'Cache-Control': NO_STORE, ...write.headers });

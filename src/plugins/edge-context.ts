@@ -1,3 +1,4 @@
+import type { BudgetTicket } from '../identity/caller-budgets.js';
 import type { RequestCaller } from '../identity/request-caller.js';
 
 /**
@@ -12,4 +13,9 @@ export interface EdgeContext {
   requestId?: string | undefined;
   /** The persisted-query hash the request named, if any (trace attributes). */
   persistedHash?: string | undefined;
+  /**
+   * The caller's budget, when one applies (RATE_LIMIT_KEY, RATE_LIMIT_ANONYMOUS): useBudgets charges
+   * it before execution. The HTTP edge made it and reads its charge back for the RateLimit headers.
+   */
+  budget?: BudgetTicket | undefined;
 }

@@ -12,6 +12,7 @@ import { activeTracing } from '../telemetry/tracing.js';
 import { ReadModel } from '../read-model/read-model.js';
 import type { GetEnveloped } from './get-enveloped.js';
 import { useApiKey } from './use-api-key.js';
+import { useBudgets } from './use-budgets.js';
 import { useCalendarContext } from './use-calendar-context.js';
 import { useDescriptiveValidationErrors } from './use-descriptive-validation-errors.js';
 import { useInvalidArgumentsNullData } from './use-invalid-arguments-null-data.js';
@@ -62,6 +63,9 @@ export function createEnveloped(options: PluginOptions): GetEnveloped {
     useDescriptiveValidationErrors(),
     // Before execution: refused input never executes, so it is never cached either.
     useStringInputRules(),
+    // After the checks of input (refused input is never charged), before any other onExecute hook:
+    // a request over its caller's budget stops here, nothing executed.
+    useBudgets(),
     useCalendarContext({ db: options.db, readModel, clock: options.clock, eventLinkBase: options.eventLinkBase, publicBaseUrl: options.publicBaseUrl }),
     // Replaces graphql-js's execute with compiled queries (docs/transport.md has the measurement).
     options.jit === false

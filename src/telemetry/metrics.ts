@@ -154,6 +154,29 @@ export function countExecutionRefused(callerClass: ShareClass, reason: 'caller_b
   executionsRefused.inc({ caller_class: callerClass, reason });
 }
 
+const budgetRefused = new Counter({
+  name: 'calendar_budget_refused_total',
+  help: 'Requests answered 429 because their caller\'s budget (RATE_LIMIT_KEY, RATE_LIMIT_ANONYMOUS) could not pay their operation\'s cost, by caller class: key, anonymous.',
+  labelNames: ['caller_class'] as const,
+  registers: [metricsRegistry],
+});
+
+const budgetPoints = new Counter({
+  name: 'calendar_budget_points_total',
+  help: 'Points charged to callers\' budgets for executions (the operations\' costs), by caller class: key, anonymous.',
+  labelNames: ['caller_class'] as const,
+  registers: [metricsRegistry],
+});
+
+/** Caller budgets call these (identity/caller-budgets.ts). */
+export function countBudgetRefused(callerClass: ShareClass): void {
+  budgetRefused.inc({ caller_class: callerClass });
+}
+
+export function countBudgetPoints(callerClass: ShareClass, points: number): void {
+  budgetPoints.inc({ caller_class: callerClass }, points);
+}
+
 /** A pool's state now; `pool` names it (`primary`, or a replica's). */
 export interface PoolStats {
   pool: string;

@@ -23,7 +23,7 @@ interface Call {
 }
 
 /** A fetch double that records every call and answers from a queue (the last answer repeats). */
-function fakeFetch(...answers: Array<{ status?: number; body: unknown }>) {
+function fakeFetch(...answers: Array<{ status?: number; body: unknown; headers?: Record<string, string> }>) {
   const calls: Call[] = [];
   const fetch: FetchLike = (url, init) => {
     calls.push({
@@ -34,7 +34,7 @@ function fakeFetch(...answers: Array<{ status?: number; body: unknown }>) {
     });
     const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
     const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-    return Promise.resolve(new Response(text, { status: answer.status ?? 200 }));
+    return Promise.resolve(new Response(text, { status: answer.status ?? 200, headers: answer.headers }));
   };
   return { fetch, calls };
 }
@@ -259,6 +259,21 @@ describe('client: errors and notices', () => {
       .request(EventsPageDocument, { page: -1 })
       .catch((e: unknown) => e)) as CalendarRequestError;
     expect([error.code, error.status, error.data]).toEqual(['BAD_USER_INPUT', 200, null]);
+  });
+
+  it('surfaces 429 RATE_LIMITED like 503: a typed error with the seconds of Retry-After', async () => {
+    const refusal = { errors: [{ message: 'This operation costs 12 points…', extensions: { code: 'RATE_LIMITED', cost: { requested: 12, remaining: 3, resetSeconds: 57 } } }] };
+    const { fetch } = fakeFetch({ status: 429, body: refusal, headers: { 'Retry-After': '9' } });
+    const error = (await createCalendarClient({ endpoint: ENDPOINT, fetch })
+      .request(CategoriesDocument)
+      .catch((e: unknown) => e)) as CalendarRequestError;
+    expect(error).toBeInstanceOf(CalendarRequestError);
+    expect([error.status, error.code, error.retryAfter]).toEqual([429, 'RATE_LIMITED', 9]);
+    const unavailable = fakeFetch({ status: 503, body: { errors: [{ message: 'busy', extensions: { code: 'SERVICE_UNAVAILABLE' } }] }, headers: { 'Retry-After': '5' } });
+    const busy = (await createCalendarClient({ endpoint: ENDPOINT, fetch: unavailable.fetch })
+      .request(CategoriesDocument)
+      .catch((e: unknown) => e)) as CalendarRequestError;
+    expect([busy.status, busy.code, busy.retryAfter]).toEqual([503, 'SERVICE_UNAVAILABLE', 5]);
   });
 
   it('reports a body that is not JSON with its status', async () => {

@@ -25,10 +25,17 @@ export class CalendarRequestError<TData = unknown> extends Error {
     /** Partial data that came with the errors (null fields where resolvers failed). */
     readonly data: TData | null = null,
     readonly extensions: Readonly<Record<string, unknown>> = {},
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfter?: number | undefined },
   ) {
     super(errors.map((error) => error.message).join('; ') || `Request failed with status ${status}`, options);
+    this.retryAfter = options?.retryAfter;
   }
+
+  /**
+   * Seconds the service asked to wait before retrying (`Retry-After` of a 503 SERVICE_UNAVAILABLE or
+   * a 429 RATE_LIMITED: this caller's budget or share is spent); undefined when it named none.
+   */
+  readonly retryAfter: number | undefined;
 
   /** `extensions.code` of the first error, e.g. `BAD_USER_INPUT`. */
   get code(): string | undefined {

@@ -32,7 +32,10 @@ export interface FetchInit {
 }
 
 /** The part of `fetch` the client uses; `globalThis.fetch` fits, and so does a test double. */
-export type FetchLike = (url: string, init: FetchInit) => Promise<{ readonly status: number; text(): Promise<string> }>;
+export type FetchLike = (
+  url: string,
+  init: FetchInit,
+) => Promise<{ readonly status: number; readonly headers?: { get(name: string): string | null }; text(): Promise<string> }>;
 
 export interface CalendarClientOptions {
   /** The GraphQL endpoint: absolute (`https://host/graphQL`) or, inside a page, relative (`/graphQL`). */
@@ -74,6 +77,8 @@ interface GraphQLResponseBody {
 interface Answer {
   status: number;
   body: GraphQLResponseBody;
+  /** Retry-After in seconds (429, 503), when given as a number of seconds. */
+  retryAfter: number | undefined;
 }
 
 const NOT_FOUND = ['PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND'];
@@ -130,9 +135,12 @@ export function createCalendarClient(options: CalendarClientOptions): CalendarCl
   async function send(url: string, init: FetchInit): Promise<Answer> {
     let status: number;
     let text: string;
+    let retryAfter: number | undefined;
     try {
       const response = await fetchImpl(url, init);
       status = response.status;
+      const header = response.headers?.get('retry-after');
+      if (header && /^\d{1,9}$/.test(header.trim())) retryAfter = Number(header.trim());
       text = await response.text();
     } catch (error) {
       if (init.signal?.aborted) throw error;
@@ -145,9 +153,9 @@ export function createCalendarClient(options: CalendarClientOptions): CalendarCl
       // Not JSON (a proxy's error page, say): reported below.
     }
     if (!body || typeof body !== 'object' || Array.isArray(body)) {
-      throw new CalendarRequestError([{ message: `Expected a GraphQL JSON response, got HTTP ${status}` }], status);
+      throw new CalendarRequestError([{ message: `Expected a GraphQL JSON response, got HTTP ${status}` }], status, null, {}, { retryAfter });
     }
-    return { status, body };
+    return { status, body, retryAfter };
   }
 
   async function request(document: CalendarDocument<unknown, unknown>, variables?: unknown, requestOptions?: RequestOptions): Promise<unknown> {
@@ -189,13 +197,13 @@ export function createCalendarClient(options: CalendarClientOptions): CalendarCl
       answer = await send(options.endpoint, { method: 'POST', headers: { ...identity, 'Content-Type': 'application/json' }, body, ...signal });
     }
 
-    const { status, body } = answer;
+    const { status, body, retryAfter } = answer;
     // Spec: `extensions.notice` is not an error; it is reported apart from the data and errors.
     const notice = body.extensions?.['notice'];
     lastNotice = typeof notice === 'string' ? notice : null;
     if (lastNotice) options.onNotice?.(lastNotice);
     // Spec, Errors rule 1: `errors` may come with partial data on 200; check every response.
-    if (body.errors?.length) throw new CalendarRequestError(body.errors, status, body.data ?? null, body.extensions);
+    if (body.errors?.length) throw new CalendarRequestError(body.errors, status, body.data ?? null, body.extensions, { retryAfter });
     if (status < 200 || status > 299 || body.data == null) {
       throw new CalendarRequestError([{ message: `Unexpected response: HTTP ${status} without data` }], status, null, body.extensions);
     }

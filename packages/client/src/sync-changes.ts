@@ -21,9 +21,9 @@ export interface SyncChangesOptions {
    * answers that the cursor is too old or unknown (`RESYNC_REQUIRED`), after which the sync starts over.
    */
   reset: () => void | Promise<void>;
-  /** Waits between retries of an answer 503 (the service is being updated). @default 1000 */
+  /** Waits between retries of an answer 503 (the service is being updated) or 429 (budget spent); longer when Retry-After says so. @default 1000 */
   retryDelayMs?: number | undefined;
-  /** Retries of a 503 answer per page before giving up (the error is thrown). @default 5 */
+  /** Retries of a 503 or 429 answer per page before giving up (the error is thrown). @default 5 */
   retries?: number | undefined;
   signal?: AbortSignalLike | undefined;
 }
@@ -38,7 +38,9 @@ export interface SyncChangesResult {
 
 const isResyncRequired = (error: unknown): boolean =>
   error instanceof CalendarRequestError && error.errors.some((e) => e.extensions?.['reason'] === 'RESYNC_REQUIRED');
-const isUnavailable = (error: unknown): boolean => error instanceof CalendarRequestError && error.code === 'SERVICE_UNAVAILABLE';
+/** Answers worth retrying after a pause: the service is busy or being updated (503), or this caller's budget is spent (429). */
+const isUnavailable = (error: unknown): error is CalendarRequestError =>
+  error instanceof CalendarRequestError && (error.code === 'SERVICE_UNAVAILABLE' || error.code === 'RATE_LIMITED');
 
 /**
  * Brings a mirror of the calendar (what `events` shows) up to date: asks `changes` page by page
@@ -86,7 +88,8 @@ async function askWithRetries(
       return data.changes;
     } catch (error) {
       if (!isUnavailable(error) || attempt >= retries || signal?.aborted) throw error;
-      await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+      // As long as the service asked (Retry-After), at least retryDelayMs.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(retryDelayMs, (error.retryAfter ?? 0) * 1000)));
     }
   }
 }
