@@ -24,7 +24,9 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MODULES = join(ROOT, 'node_modules');
 const TSC = join(MODULES, 'typescript/bin/tsc');
 const CODEGEN = join(MODULES, '@graphql-codegen/cli/esm/bin.js');
-const PACKED_LIMIT = 25_000;
+// The packed package (JavaScript, declarations and their doc comments): 24.9 KB before retryAfter on
+// 429/503 (budgets, issue 29) added half a kilobyte; the bound keeps it from growing unnoticed.
+const PACKED_LIMIT = 26_000;
 const RUNTIME_GZIP_LIMIT = 5_000;
 
 const run = async (file: string, args: string[], cwd: string) => {
