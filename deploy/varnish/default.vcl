@@ -77,9 +77,11 @@ sub vcl_backend_response {
   if (beresp.http.Surrogate-Key) {
     set beresp.http.xkey = beresp.http.Surrogate-Key;
   }
-  if (beresp.status >= 500 && (bereq.is_bgfetch || bereq.http.x-refetch)) {
-    # A refresh that failed keeps the copy it was refreshing (an uncacheable 5xx would otherwise hide
-    # it behind a hit-for-miss): a background one silently, a request's one through vcl_synth.
+  if ((beresp.status >= 500 || beresp.ttl <= 0s) && (bereq.is_bgfetch || bereq.http.x-refetch)) {
+    # A refresh that failed keeps the copy it was refreshing (an uncacheable answer would otherwise
+    # hide it behind a hit-for-miss, and it would be gone for stale-if-error): a background one
+    # silently, a request's one through vcl_synth. An answer of max-age=0 comes from a node still
+    # reading a new import (docs/cdn.md): the next request asks again.
     return (abandon);
   }
 }
