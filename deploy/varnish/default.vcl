@@ -11,6 +11,7 @@ vcl 4.1;
 #   stale-if-error says (a day): readers see the calendar as it was, not an error.
 # - PURGE with a Surrogate-Key header (space-separated keys) soft-purges the copies tagged with
 #   them (xkey), from the addresses in `purgers` only; the tag headers never reach clients.
+# - A copy never keeps the RateLimit headers of the caller whose request fetched it.
 import std;
 import xkey;
 
@@ -76,6 +77,11 @@ sub vcl_backend_response {
   }
   if (beresp.http.Surrogate-Key) {
     set beresp.http.xkey = beresp.http.Surrogate-Key;
+  }
+  if (beresp.ttl > 0s) {
+    # One caller's budget (RateLimit, RateLimit-Policy) is not every reader's: a shared copy keeps none.
+    unset beresp.http.RateLimit;
+    unset beresp.http.RateLimit-Policy;
   }
   if ((beresp.status >= 500 || beresp.ttl <= 0s) && (bereq.is_bgfetch || bereq.http.x-refetch)) {
     # A refresh that failed keeps the copy it was refreshing (an uncacheable answer would otherwise

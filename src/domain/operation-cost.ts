@@ -29,6 +29,13 @@ export function operationCost(document: DocumentNode, operationName: string | nu
   return cost;
 }
 
+/**
+ * What one render of an iCalendar feed (/events.ics) costs: as much as an `events` page with its total
+ * and three facets. A feed walks one filter's dates like that page, and most feeds are of one venue,
+ * organizer or category; the largest (1 000 dates) is rendered once per cache lifetime.
+ */
+export const FEED_COST = 10;
+
 /** The most a box may add: the whole world is one unpaged list of every upcoming event with a venue. */
 const MAX_AREA_COST = 50;
 

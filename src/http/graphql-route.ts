@@ -215,6 +215,9 @@ async function execute(
     if (resolved.register && 'data' in outcome.result) await options.persistedQueries.register(resolved.register.hash, resolved.register.text);
     return outcome;
   };
+  // A caller whose budget cannot pay one point is refused now, not after waiting for its turn.
+  const spent = budget?.refuseIfSpent();
+  if (budget && spent) return { result: { errors: [budget.refusal(spent)] }, executed: false };
   // A refresh of a stale answer has no client to leave.
   const executed = await options.executions.run(caller, run, background ? undefined : () => req.socket.destroyed);
   return executed.ran ? executed.value : { result: { errors: [refusalError(executed.refusal, options.executions)] }, executed: false };

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { CATEGORIES_TAG, EVENTS_TAG, ORGANIZERS_TAG, VENUES_TAG } from '../domain/answer-tags.js';
 import { buildEventQuery, type EventQuery } from '../domain/event-query.js';
+import { FEED_COST } from '../domain/operation-cost.js';
 import { feedName } from '../feeds/feed-name.js';
 import { feedOccurrences } from '../feeds/feed-occurrences.js';
 import { readFeedParameters, type FeedLanguage, type FeedRequest } from '../feeds/feed-parameters.js';
@@ -12,6 +13,8 @@ import type { ReadModel } from '../read-model/read-model.js';
 import { storedAnswer, type Answers, type StoredAnswer } from './answer-cache.js';
 import { refusalError, type FairExecutions, type Share } from './fair-executions.js';
 import { SERVICE_CALLER } from '../identity/request-caller.js';
+import type { BudgetTicket, CallerBudgets } from '../identity/caller-budgets.js';
+import { rateLimitHeaders } from './rate-limit-headers.js';
 import { NO_STORE } from './caching-headers.js';
 import { writeStoredAnswer } from './stored-answer-writer.js';
 import type { SharedCaches } from './shared-caches.js';
@@ -50,6 +53,8 @@ export interface IcsFeedOptions {
   executions?: FairExecutions | undefined;
   /** Whose share a request draws on (its RequestCaller). */
   shareOf?: ((req: IncomingMessage) => Share | Promise<Share>) | undefined;
+  /** Budgets per caller: a render is charged FEED_COST, and every answer carries the RateLimit headers. @default none */
+  budgets?: CallerBudgets | undefined;
 }
 
 /**
@@ -58,19 +63,30 @@ export interface IcsFeedOptions {
  * the data version and the normalised parameters; render on a miss.
  */
 export async function handleIcsFeed(req: IncomingMessage, res: ServerResponse, url: URL, options: IcsFeedOptions): Promise<void> {
+  // With budgets, the caller is needed for every answer (its RateLimit headers), hits included.
+  const share = options.budgets && options.shareOf ? await options.shareOf(req) : undefined;
+  const budget = share && options.budgets?.ticketOf(share);
   try {
-    await answerIcsFeed(req, res, url, options);
+    await answerIcsFeed(req, res, url, options, share, budget);
   } catch (error) {
     // What the GraphQL route answers 503 (the database cannot answer, the calendar kept changing
     // under the request), in plain text with the same status and Retry-After; anything else is a fault.
     const unavailable = databaseUnavailable(error, options.databaseHealth) ?? (isServiceUnavailable(error) ? error : undefined);
     if (!unavailable || res.headersSent) throw error;
     const result = { errors: [unavailable] };
-    sendPlainText(res, httpStatusFor(result, 'application/json'), unavailable.message, httpHeadersFor(result));
+    const headers = budget ? { ...httpHeadersFor(result), ...rateLimitHeaders(budget) } : httpHeadersFor(result);
+    sendPlainText(res, httpStatusFor(result, 'application/json'), unavailable.message, headers);
   }
 }
 
-async function answerIcsFeed(req: IncomingMessage, res: ServerResponse, url: URL, options: IcsFeedOptions): Promise<void> {
+async function answerIcsFeed(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  options: IcsFeedOptions,
+  caller: Share | undefined,
+  budget: BudgetTicket | undefined,
+): Promise<void> {
   const read = readFeedParameters(url.searchParams);
   if (!read.ok) return sendBadRequest(res, read.problem.message);
   const { filter, lan, normalized } = read.request;
@@ -92,8 +108,17 @@ async function answerIcsFeed(req: IncomingMessage, res: ServerResponse, url: URL
     servesStale: query.when === null,
     run: async (background) => {
       if (options.executions && options.shareOf) {
-        const share = background ? SERVICE_CALLER : await options.shareOf(req);
-        const executed = await options.executions.run(share, () => renderFeed(options, query, filter, lan, ttlMs), background ? undefined : () => req.socket.destroyed);
+        const share = background ? SERVICE_CALLER : (caller ?? (await options.shareOf(req)));
+        // The service's own refreshes are never charged; a spent budget is refused before its turn (as GraphQL's).
+        const ticket = background ? undefined : budget;
+        const spent = ticket?.refuseIfSpent();
+        if (ticket && spent) throw ticket.refusal(spent);
+        const render = async () => {
+          const taken = await ticket?.charge(FEED_COST);
+          if (ticket && taken && !taken.allowed) throw ticket.refusal(taken);
+          return renderFeed(options, query, filter, lan, ttlMs);
+        };
+        const executed = await options.executions.run(share, render, background ? undefined : () => req.socket.destroyed);
         if (!executed.ran) throw refusalError(executed.refusal, options.executions);
         return { value: executed.value, shareable: { answer: executed.value, keep: true } };
       }
@@ -107,6 +132,7 @@ async function answerIcsFeed(req: IncomingMessage, res: ServerResponse, url: URL
     method: 'GET',
     mediaType: MEDIA_TYPE,
     contentHeaders: CONTENT_HEADERS,
+    headers: budget ? rateLimitHeaders(budget) : undefined,
     lookup,
     sharedCaches: options.sharedCaches,
     version: answered.version,

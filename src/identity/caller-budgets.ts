@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { GraphQLError } from 'graphql';
 import { LRUCache } from 'lru-cache';
+import { rateLimited } from '../api-error.js';
 import type { Logger } from '../logger.js';
 import { describeBucket, refilled, takeTokens, type BucketRule, type BucketState, type BucketTake } from '../domain/token-bucket.js';
 import { countBudgetPoints, countBudgetRefused } from '../telemetry/metrics.js';
@@ -88,6 +90,19 @@ export class CallerBudgets {
     return describeBucket(refilled(this.buckets.get(share.shareKey), policy.rule, this.now()), policy.rule, true, 0);
   }
 
+  /**
+   * A refusal of one point when the caller's bucket, as this process knows it, holds less than one:
+   * no operation that executes can then be paid. This process's view never holds fewer points than
+   * the fleet's bucket (other nodes only take from it), so this refuses nothing the bucket would allow.
+   */
+  spent(share: BudgetShare, policy: BudgetPolicy): BucketTake | undefined {
+    const now = refilled(this.buckets.get(share.shareKey), policy.rule, this.now());
+    if (now.tokens >= 1) return undefined;
+    const taken = describeBucket(now, policy.rule, false, 1);
+    this.refused(share, taken);
+    return taken;
+  }
+
   private refused(share: BudgetShare, taken: BucketTake): void {
     countBudgetRefused(share.shareClass);
     if (this.logged.has(share.shareKey)) return;
@@ -106,6 +121,8 @@ export class CallerBudgets {
 export class BudgetTicket {
   /** What the execution took (or was refused); undefined when nothing executed (a cache hit). */
   private taken: BucketTake | undefined;
+  /** Refused before its turn (refuseIfSpent), not by its operation's cost. */
+  private spentBeforeTurn = false;
 
   constructor(
     private readonly budgets: CallerBudgets,
@@ -115,6 +132,31 @@ export class BudgetTicket {
 
   async charge(cost: number): Promise<BucketTake> {
     return (this.taken = await this.budgets.take(this.share, this.policy, cost));
+  }
+
+  /**
+   * Refused before the request waits for its turn (fair-executions.ts) when the budget cannot pay
+   * even one point: an over-budget caller's requests are answered 429 at once instead of queueing.
+   */
+  refuseIfSpent(): BucketTake | undefined {
+    const spent = this.budgets.spent(this.share, this.policy);
+    if (spent) {
+      this.taken = spent;
+      this.spentBeforeTurn = true;
+    }
+    return spent;
+  }
+
+  /** The 429 RATE_LIMITED of a refused take: what it cost, what is left, when to retry. */
+  refusal(taken: BucketTake): GraphQLError {
+    const why =
+      this.spentBeforeTurn
+        ? `This caller's budget (${this.policy.perMinute} points per minute) is spent: less than one point is left. `
+        : `This operation costs ${taken.cost} points and this caller's budget (${this.policy.perMinute} per minute) has ${taken.remaining} left. `;
+    const message =
+      why +
+      'Cached answers are still served; retry after the time Retry-After gives, or ask for less (docs/transport.md, Budgets).';
+    return rateLimited(message, taken.retryAfterSeconds, { cost: this.costExtension() });
   }
 
   /** Whether the budget refused this request's execution (nothing ran). */

@@ -1,6 +1,5 @@
 import type { Plugin } from '@envelop/core';
 import type { ExecutionArgs, ExecutionResult } from 'graphql';
-import { rateLimited } from '../api-error.js';
 import { operationCost } from '../domain/operation-cost.js';
 import type { EdgeContext } from './edge-context.js';
 
@@ -20,11 +19,7 @@ export function useBudgets(): Plugin<Partial<EdgeContext>> {
       if (!budget) return;
       const cost = operationCost(args.document, args.operationName, args.variableValues);
       return budget.charge(cost).then((taken) => {
-        if (taken.allowed) return;
-        const message =
-          `This operation costs ${taken.cost} points and this caller's budget (${budget.policy.perMinute} per minute) has ${taken.remaining} left. ` +
-          'Cached answers are still served; retry after the time Retry-After gives, or ask for less (docs/transport.md, Budgets).';
-        setResultAndStopExecution({ errors: [rateLimited(message, taken.retryAfterSeconds, { cost: budget.costExtension() })] });
+        if (!taken.allowed) setResultAndStopExecution({ errors: [budget.refusal(taken)] });
       });
     },
   };

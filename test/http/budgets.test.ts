@@ -10,6 +10,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const LARGE = 'query ($filter: Filter) { events(filter: $filter, pageSize: 820) { totalCount data { id title_nb } venues { name } organizers { name } categories { id } } }';
 /** 1 + 7 (140 nodes) + 2 (totals) + 2 (a facet) = 12 points. */
 const PAGE = 'query ($filter: Filter) { events(filter: $filter, pageSize: 140) { totalCount data { id title_nb } venues { name } } }';
+/** 1 + 7 (140 nodes) + 2 (totals) = 10 points. */
+const TEN = 'query ($filter: Filter) { events(filter: $filter, pageSize: 140) { totalCount data { id } } }';
 /** 1 + 1 = 2 points. */
 const SMALL = 'query ($filter: Filter) { events(filter: $filter, pageSize: 1) { data { id } } }';
 
@@ -128,6 +130,47 @@ describe(`budgets (${databaseLabel})`, () => {
       expect(keyed.status).toBe(200);
       expect(keyed.headers.get('ratelimit-policy')).toBe('"key";q=600;w=60');
       expect(keyed.headers.get('ratelimit')).toMatch(/^"key";r=588;t=2$/);
+    });
+
+    it('refuses a caller whose budget cannot pay one point before it waits for a turn to execute', async () => {
+      const caller = from('203.0.113.15');
+      // 50 points, then the 10 left (refilled by a point a second meanwhile: less than one is left).
+      expect((await post(server, { query: LARGE, variables: fresh() }, caller)).status).toBe(200);
+      expect((await post(server, { query: TEN, variables: fresh() }, caller)).status).toBe(200);
+      const executionsBefore = await metric(server, 'calendar_executions_total', { caller_class: 'anonymous' });
+      const refused = await post(server, { query: SMALL, variables: fresh() }, caller);
+      expect(refused.status).toBe(429);
+      const body = (await refused.json()) as { errors: { message: string; extensions: Record<string, unknown> }[] };
+      expect(body.errors[0]!.extensions['code']).toBe('RATE_LIMITED');
+      expect(body.errors[0]!.message).toMatch(/budget \(60 points per minute\) is spent/);
+      expect(body.errors[0]!.extensions['cost']).toMatchObject({ requested: 1, remaining: 0 });
+      expect(refused.headers.get('retry-after')).toBe('1');
+      // It never took a turn: no execution started for it.
+      expect(await metric(server, 'calendar_executions_total', { caller_class: 'anonymous' })).toBe(executionsBefore);
+    });
+
+    it('charges an iCalendar feed render 10 points, a cached feed nothing, and refuses a render the budget cannot pay', async () => {
+      const caller = from('203.0.113.16');
+      const feed = (query: string) => fetch(`${server.origin}/events.ics?${query}`, { headers: caller });
+      const rendered = await feed('fromDate=2026-01-01T00:00:00%2B01:00');
+      expect(rendered.status).toBe(200);
+      expect(rendered.headers.get('ratelimit-policy')).toBe('"anonymous";q=60;w=60');
+      expect(rendered.headers.get('ratelimit')).toMatch(/^"anonymous";r=50;t=1[01]$/);
+      await rendered.arrayBuffer();
+      const cached = await feed('fromDate=2026-01-01T00:00:00%2B01:00');
+      expect(cached.status).toBe(200);
+      expect(cached.headers.get('ratelimit')).toMatch(/^"anonymous";r=50;t=/);
+      await cached.arrayBuffer();
+
+      // 3 × 12 + 10 points: about 4 left, short of a render.
+      for (let i = 0; i < 3; i += 1) expect((await post(server, { query: PAGE, variables: fresh() }, caller)).status).toBe(200);
+      expect((await post(server, { query: TEN, variables: fresh() }, caller)).status).toBe(200);
+      const refused = await feed('fromDate=2026-01-02T00:00:00%2B01:00');
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(4);
+      expect(refused.headers.get('ratelimit')).toMatch(/^"anonymous";r=[45];t=/);
+      expect(await refused.text()).toMatch(/costs 10 points/);
     });
 
     it('serves the caller again once its bucket has refilled', async () => {

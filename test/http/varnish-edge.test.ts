@@ -18,7 +18,9 @@ describe.skipIf(unavailable)(`a Varnish edge running deploy/varnish/default.vcl 
   let edge: ThrowawayVarnish;
   let serverClosed = false;
   beforeAll(async () => {
-    server = await startTestServer({ calendar: httpCalendar, clock: () => NOW, responseTtlMs: { events: EVENTS_TTL_MS } });
+    // A budget no test spends, so that answers carry RateLimit headers the edge must not share.
+    const env = { RATE_LIMIT_ANONYMOUS: '1000000' };
+    server = await startTestServer({ calendar: httpCalendar, clock: () => NOW, responseTtlMs: { events: EVENTS_TTL_MS }, env });
     edge = await startThrowawayVarnish(Number(new URL(server.origin).port));
   });
   afterAll(async () => {
@@ -44,6 +46,12 @@ describe.skipIf(unavailable)(`a Varnish edge running deploy/varnish/default.vcl 
     expect(second.headers.get('x-stale-while-revalidate')).toBeNull();
     expect(second.headers.get('xkey')).toBeNull();
     expect(second.headers.get('surrogate-key')).toBeNull();
+    // The service told the caller that fetched it its budget; the copy tells nobody else.
+    const direct = await fetch(`${server.url}?query=${encodeURIComponent(query)}`, { headers: { 'service-require-preflight': 'true' } });
+    expect(direct.headers.get('ratelimit-policy')).toBe('"anonymous";q=1000000;w=60');
+    await direct.arrayBuffer();
+    expect(second.headers.get('ratelimit')).toBeNull();
+    expect(second.headers.get('ratelimit-policy')).toBeNull();
 
     const post = () =>
       fetch(`${edge.origin}/graphQL`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
