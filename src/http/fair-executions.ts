@@ -136,9 +136,25 @@ export class FairExecutions {
       this.running -= 1;
       queue.running -= 1;
       if (queue.running === 0 && queue.waiting.length === queue.head) this.callers.delete(caller);
-      this.next();
+      this.nextAfterArrivals();
     }
   }
+
+  /**
+   * Hands the freed slot on once the event loop has read what arrived meanwhile (setImmediate runs
+   * after its I/O phase). Executions that need no I/O (every record read from the read model's
+   * memory) would otherwise pass the slot from one waiting request to the next without the loop ever
+   * reading a socket: one caller's queue would drain whole before another's request is even seen.
+   */
+  private nextAfterArrivals(): void {
+    if (this.turnsHead === this.turns.length || this.nextScheduled) return;
+    this.nextScheduled = true;
+    setImmediate(() => {
+      this.nextScheduled = false;
+      this.next();
+    });
+  }
+  private nextScheduled = false;
 
   private refused(share: Share, refusal: Refusal): Executed<never> {
     countExecutionRefused(share.shareClass, REFUSAL_LABELS[refusal]);
