@@ -176,6 +176,17 @@ export interface UsageCountsTable {
   requests: BigIntColumn;
 }
 
+export interface CallerCostsTable {
+  day: ColumnType<Date | string, string, string>;
+  /** `key:<hash>`, `address:<address>` or `(other)`. */
+  caller: string;
+  /** The key's hash for a keyed caller, else ''. */
+  key_hash: string;
+  points: BigIntColumn;
+  executions: BigIntColumn;
+  refused: BigIntColumn;
+}
+
 /** Kysely's view of our schema. */
 export interface Database {
   categories: CategoriesTable;
@@ -191,6 +202,7 @@ export interface Database {
   data_version_purges: DataVersionPurgesTable;
   api_keys: ApiKeysTable;
   usage_counts: UsageCountsTable;
+  caller_costs: CallerCostsTable;
 }
 
 export type CategoryRow = Selectable<CategoriesTable>;

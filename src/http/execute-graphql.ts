@@ -5,6 +5,7 @@ import type { GraphQLContext } from '../schema/context.js';
 import type { GetEnveloped } from '../plugins/get-enveloped.js';
 import type { EdgeContext } from '../plugins/edge-context.js';
 import { serviceUnavailable } from '../api-error.js';
+import { operationCost } from '../domain/operation-cost.js';
 import type { ResponsePolicies, ResponsePolicy } from './response-policy.js';
 import type { GraphQLParams } from './request-params.js';
 
@@ -19,6 +20,8 @@ export interface GraphQLOutcome {
   executed: boolean;
   /** The operation's name, once its document was parsed (for the access log). */
   operationName?: string | undefined;
+  /** What the executed operation costs (domain/operation-cost.ts), once it reached execution: `calendar usage --callers`. */
+  cost?: number | undefined;
 }
 
 /**
@@ -52,7 +55,7 @@ export async function executeGraphQL(
   const { parse, validate, contextFactory, execute, schema } = getEnveloped({ ...edge });
   let parseFailed = false;
   let parsedName: string | undefined;
-  let executed: Pick<ExecutionArgs, 'document' | 'operationName' | 'contextValue'> | undefined;
+  let executed: Pick<ExecutionArgs, 'document' | 'operationName' | 'contextValue' | 'variableValues'> | undefined;
   const execution = processRequest({
     operationName: params.operationName,
     query: params.query,
@@ -80,7 +83,8 @@ export async function executeGraphQL(
   });
   const outcome = timeoutMs === undefined ? await execution : await withDeadline(execution, timeoutMs);
   const operationName = executed ? (operationNameOf(executed.document, executed.operationName) ?? parsedName) : parsedName;
-  const ran = { executed: executed !== undefined, operationName };
+  const cost = executed ? operationCost(executed.document, executed.operationName, executed.variableValues) : undefined;
+  const ran = { executed: executed !== undefined, operationName, cost };
   if (outcome === DEADLINE_PASSED) {
     const message = `The request did not finish within ${timeoutMs} ms: the calendar database is slow or unreachable. Retry shortly.`;
     return { result: { errors: [serviceUnavailable(message)] }, ...ran };

@@ -116,7 +116,10 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
   const outcome = answered.value;
   if (options.record && outcome.operationName) options.record.operationName = outcome.operationName;
   // Refused by its budget: stopped before execution, so not the caller's request either.
-  if (outcome.executed && !budget?.refused) options.usage?.record(caller);
+  if (outcome.executed && !budget?.refused) {
+    options.usage?.record(caller);
+    options.usage?.recordCost(caller, { points: outcome.cost ?? 0 });
+  } else if (outcome.result.errors?.[0]?.extensions?.['code'] === 'RATE_LIMITED') options.usage?.recordCost(caller, 'refused');
   if (answered.answer) {
     const write = { method, mediaType, notice: caller.notice, privateExtensions: cost, headers, sharedCaches: options.sharedCaches, version: answered.version };
     return writeStoredAnswer(req, res, answered.answer, write);

@@ -11,8 +11,9 @@ import { readFeedParameters, type FeedLanguage, type FeedRequest } from '../feed
 import { renderIcsFeed } from '../feeds/render-ics-feed.js';
 import type { ReadModel } from '../read-model/read-model.js';
 import { storedAnswer, type Answers, type StoredAnswer } from './answer-cache.js';
-import { refusalError, type FairExecutions, type Share } from './fair-executions.js';
-import { SERVICE_CALLER } from '../identity/request-caller.js';
+import { refusalError, type FairExecutions } from './fair-executions.js';
+import { SERVICE_CALLER, type RequestCaller } from '../identity/request-caller.js';
+import type { UsageRecorder } from '../identity/usage-recorder.js';
 import type { BudgetTicket, CallerBudgets } from '../identity/caller-budgets.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 import { NO_STORE } from './caching-headers.js';
@@ -52,9 +53,11 @@ export interface IcsFeedOptions {
   /** Renders run in their caller's turn, like GraphQL executions. @default no queue */
   executions?: FairExecutions | undefined;
   /** Whose share a request draws on (its RequestCaller). */
-  shareOf?: ((req: IncomingMessage) => Share | Promise<Share>) | undefined;
+  shareOf?: ((req: IncomingMessage) => RequestCaller | Promise<RequestCaller>) | undefined;
   /** Budgets per caller: a render is charged FEED_COST, and every answer carries the RateLimit headers. @default none */
   budgets?: CallerBudgets | undefined;
+  /** Counts what each caller's renders cost (`calendar usage --callers`). @default none */
+  usage?: UsageRecorder | undefined;
 }
 
 /**
@@ -84,7 +87,7 @@ async function answerIcsFeed(
   res: ServerResponse,
   url: URL,
   options: IcsFeedOptions,
-  caller: Share | undefined,
+  caller: RequestCaller | undefined,
   budget: BudgetTicket | undefined,
 ): Promise<void> {
   const read = readFeedParameters(url.searchParams);
@@ -111,15 +114,21 @@ async function answerIcsFeed(
         const share = background ? SERVICE_CALLER : (caller ?? (await options.shareOf(req)));
         // The service's own refreshes are never charged; a spent budget is refused before its turn (as GraphQL's).
         const ticket = background ? undefined : budget;
+        const refused = (error: GraphQLError) => {
+          options.usage?.recordCost(share, 'refused');
+          return error;
+        };
         const spent = ticket?.refuseIfSpent();
-        if (ticket && spent) throw ticket.refusal(spent);
+        if (ticket && spent) throw refused(ticket.refusal(spent));
         const render = async () => {
           const taken = await ticket?.charge(FEED_COST);
-          if (ticket && taken && !taken.allowed) throw ticket.refusal(taken);
-          return renderFeed(options, query, filter, lan, ttlMs);
+          if (ticket && taken && !taken.allowed) throw refused(ticket.refusal(taken));
+          const rendered = await renderFeed(options, query, filter, lan, ttlMs);
+          options.usage?.recordCost(share, { points: FEED_COST });
+          return rendered;
         };
         const executed = await options.executions.run(share, render, background ? undefined : () => req.socket.destroyed);
-        if (!executed.ran) throw refusalError(executed.refusal, options.executions);
+        if (!executed.ran) throw executed.refusal === 'caller-busy' ? refused(refusalError(executed.refusal, options.executions)) : refusalError(executed.refusal, options.executions);
         return { value: executed.value, shareable: { answer: executed.value, keep: true } };
       }
       const answer = await renderFeed(options, query, filter, lan, ttlMs);

@@ -129,7 +129,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
     }
     if (path === ICS_FEED_PATH && options.icsFeed) {
       if (!isGetOrHead(req)) return methodNotAllowed(res, 'GET, HEAD, OPTIONS');
-      return handleIcsFeed(req, res, url, { ...options.icsFeed, answers, sharedCaches: options.sharedCaches, executions, shareOf, budgets: options.budgets });
+      return handleIcsFeed(req, res, url, { ...options.icsFeed, answers, sharedCaches: options.sharedCaches, executions, shareOf, budgets: options.budgets, usage: options.usage });
     }
     if (path === '/widget' || path.startsWith('/widget/')) {
       if (await handleWidget(req, res, url)) return;

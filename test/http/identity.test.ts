@@ -1,17 +1,15 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { sql } from 'kysely';
-import { migrateToLatest, openDatabase } from '../../src/db/open-database.js';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../src/db/database.js';
 import { listUsageCounts } from '../../src/db/repositories/usage-counts.js';
 import { hashApiKey } from '../../src/domain/api-key-hash.js';
 import { REVOKED_KEY_NOTICE, UNKNOWN_KEY_NOTICE } from '../../src/identity/caller-identity.js';
 import { UsageRecorder } from '../../src/identity/usage-recorder.js';
 import { createLogger } from '../../src/logger.js';
+import { withCommandDatabase } from '../support/command-database.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 import { getGraphQL, postGraphQL, startTestServer, type TestServer } from '../support/test-server.js';
 import { httpCalendar, NOW, REVOKED_KEY, UNKNOWN_KEY, VALID_KEY } from './fixtures/http-calendar.js';
@@ -147,24 +145,13 @@ describe(`usage counts (${databaseLabel})`, () => {
   });
 
   it('prints the counts with `calendar usage`', async () => {
-    const url = process.env['DATABASE_URL'] || undefined;
-    const dataDir = url ? 'memory://' : await mkdtemp(join(tmpdir(), 'calendar-usage-'));
-    const schema = url ? `test_${randomBytes(6).toString('hex')}` : 'public';
-    const database = await openDatabase({ url, dataDir, schema });
-    try {
-      await migrateToLatest(database.db);
-      const recorder = new UsageRecorder({ db: database.db, logger: createLogger('silent'), clock: () => NOW });
+    const fill = async (db: Kysely<Database>) => {
+      const recorder = new UsageRecorder({ db, logger: createLogger('silent'), clock: () => NOW });
       for (let i = 0; i < 3; i += 1) recorder.record({ keyHash: '', clientId: 'kalender-app/1.0', pageOrigin: 'https://www.example.no' });
       recorder.record({ keyHash: hashApiKey(VALID_KEY), clientId: '', pageOrigin: '' });
       await recorder.close();
-      if (!url) await database.close();
-
-      const env = {
-        ...process.env,
-        ...(url ? { DATABASE_URL: url, DATABASE_SCHEMA: schema } : { CALENDAR_DATA_DIR: dataDir }),
-        CALENDAR_NOW: NOW.toISOString(),
-        LOG_LEVEL: 'silent',
-      };
+    };
+    await withCommandDatabase(NOW, fill, async (env) => {
       const table = await run(process.execPath, ['bin/calendar.js', 'usage', '--days', '1'], { cwd: repoRoot, env });
       const lines = table.stdout.trim().split('\n');
       expect(lines[0]).toMatch(/^day\s+caller\s+client id\s+page origin\s+requests$/);
@@ -173,14 +160,7 @@ describe(`usage counts (${databaseLabel})`, () => {
 
       const json = await run(process.execPath, ['bin/calendar.js', 'usage', '--json'], { cwd: repoRoot, env });
       expect(JSON.parse(json.stdout)).toHaveLength(2);
-    } finally {
-      if (url) {
-        await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(database.db);
-        await database.close();
-      } else {
-        await rm(dataDir, { recursive: true, force: true });
-      }
-    }
+    });
   });
 
   it('counts at most the bounded number of client id and page pairs apart per key and day, the rest as (other)', async () => {
