@@ -14,9 +14,8 @@
  *   BENCH_SERVICE_DIR=/tmp/before BENCH_TAG=before_ npx tsx bench/http.ts   # another checkout as the service, on a schema of its own
  *   BENCH_EVENTS=10000 BENCH_ROUNDS=3 BENCH_SECONDS=5 ...
  */
-import { execFileSync } from 'node:child_process';
-import { startPinned, startPinnedService, type PinnedProcess } from './support/pinned-process.js';
-import { processCpuMs } from './support/process-cpu.js';
+import { startPinned, startPinnedService } from './support/pinned-process.js';
+import { withOrigin, wrk as wrkLoad, type Load, type LoadedServer as Server } from './support/wrk.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,12 +34,6 @@ const PAGE = `query Page($filter: Filter) { events(filter: $filter, pageSize: 10
   data { id title_nb title_en startDate endDate startTime venue { name slug } categories images { urlSmall alt focusX focusY } ticketsInformation prices { type price } } } }`;
 const CATEGORIES = '{ categories { id name_nb } }';
 const NEVER_SEEN = 'query ($on: Boolean = true) { categories @include(if: $on) { id name_nb } }';
-
-interface Server extends PinnedProcess {
-  origin: string;
-}
-
-const withOrigin = (server: PinnedProcess): Server => Object.assign(server, { origin: new URL(server.url).origin });
 
 async function startService(env: Record<string, string> = {}): Promise<Server> {
   const database: Record<string, string> = databaseUrl
@@ -70,40 +63,8 @@ function graphQLPath(query: string, variables?: Record<string, unknown>): string
   return `/graphQL?${params.toString()}`;
 }
 
-/** CPU time (user + system) a process has used so far, in µs. */
-const cpuMicros = (pid: number) => processCpuMs(pid) * 1000;
-
-interface Load {
-  /** Median requests/s. */
-  rate: number;
-  /** The server's CPU per request (median round), in µs: holds when the machine is busy, unlike the rate. */
-  cpuPerRequest: number;
-}
-
-/** wrk against one server: a warm-up, then `rounds` rounds; fails on any non-2xx/3xx answer. */
-function wrk(server: Server, urlPath: string, headers: Record<string, string>, luaScript?: string): Load {
-  const args = ['-c', '1', 'wrk', '-t1', `-c${connections}`];
-  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
-  if (luaScript) {
-    const file = path.join(work, `script-${Math.random().toString(36).slice(2)}.lua`);
-    writeFileSync(file, luaScript);
-    args.push('-s', file);
-  }
-  const run = (duration: number) => {
-    const cpuBefore = cpuMicros(server.child.pid!);
-    const out = execFileSync('taskset', [...args, `-d${duration}s`, server.origin + urlPath], { encoding: 'utf8' });
-    const cpu = cpuMicros(server.child.pid!) - cpuBefore;
-    if (/Non-2xx or 3xx responses: (\d+)/.test(out)) throw new Error(`wrk saw failed responses on ${urlPath}:\n${out}`);
-    const perSecond = /Requests\/sec:\s+([\d.]+)/.exec(out);
-    const total = /(\d+) requests in/.exec(out);
-    if (!perSecond || !total) throw new Error(`wrk printed no rate:\n${out}`);
-    return { rate: Number(perSecond[1]), cpuPerRequest: cpu / Number(total[1]) };
-  };
-  run(2);
-  const results = Array.from({ length: rounds }, () => run(seconds));
-  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  return { rate: median(results.map((r) => r.rate)), cpuPerRequest: median(results.map((r) => r.cpuPerRequest)) };
-}
+const wrk = (server: Server, urlPath: string, headers: Record<string, string>, luaScript?: string): Load =>
+  wrkLoad(server, urlPath, { connections, rounds, seconds, headers, luaScript });
 
 const describeLoad = (load: Load, reference?: Load) =>
   `${load.rate.toFixed(0).padStart(7)} req/s ${load.cpuPerRequest.toFixed(1).padStart(7)} µs CPU/req` +
