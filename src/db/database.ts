@@ -176,6 +176,16 @@ export interface UsageCountsTable {
   requests: BigIntColumn;
 }
 
+/** Requests of one Oslo day by one caller that used one deprecated schema coordinate (`Filter.sortBy`). */
+export interface DeprecatedUsesTable {
+  day: ColumnType<Date | string, string, string>;
+  coordinate: string;
+  key_hash: string;
+  client_id: string;
+  page_origin: string;
+  requests: BigIntColumn;
+}
+
 /** Kysely's view of our schema. */
 export interface Database {
   categories: CategoriesTable;
@@ -191,6 +201,7 @@ export interface Database {
   data_version_purges: DataVersionPurgesTable;
   api_keys: ApiKeysTable;
   usage_counts: UsageCountsTable;
+  deprecated_uses: DeprecatedUsesTable;
 }
 
 export type CategoryRow = Selectable<CategoriesTable>;

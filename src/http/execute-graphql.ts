@@ -6,6 +6,7 @@ import type { GetEnveloped } from '../plugins/get-enveloped.js';
 import type { EdgeContext } from '../plugins/edge-context.js';
 import { serviceUnavailable } from '../api-error.js';
 import type { ResponsePolicies, ResponsePolicy } from './response-policy.js';
+import type { DeprecatedUses } from '../schema/deprecated-uses.js';
 import type { GraphQLParams } from './request-params.js';
 
 export type { HelixRequest };
@@ -19,6 +20,8 @@ export interface GraphQLOutcome {
   executed: boolean;
   /** The operation's name, once its document was parsed (for the access log). */
   operationName?: string | undefined;
+  /** The deprecated schema coordinates the executed operation used (its text and variables), when it executed. */
+  deprecatedUses?: readonly string[] | undefined;
 }
 
 /**
@@ -39,6 +42,8 @@ export interface ExecuteGraphQLOptions {
   policies: ResponsePolicies;
   /** Bound on the whole execution (see above). @default none */
   timeoutMs?: number | undefined;
+  /** Finds the deprecated parts of the schema an executed operation used. @default none looked for */
+  deprecations?: DeprecatedUses | undefined;
 }
 
 export async function executeGraphQL(
@@ -47,12 +52,12 @@ export async function executeGraphQL(
   params: GraphQLParams,
   edge: EdgeContext,
   logger: Logger,
-  { policies, timeoutMs }: ExecuteGraphQLOptions,
+  { policies, timeoutMs, deprecations }: ExecuteGraphQLOptions,
 ): Promise<GraphQLOutcome> {
   const { parse, validate, contextFactory, execute, schema } = getEnveloped({ ...edge });
   let parseFailed = false;
   let parsedName: string | undefined;
-  let executed: Pick<ExecutionArgs, 'document' | 'operationName' | 'contextValue'> | undefined;
+  let executed: Pick<ExecutionArgs, 'document' | 'operationName' | 'contextValue' | 'variableValues'> | undefined;
   const execution = processRequest({
     operationName: params.operationName,
     query: params.query,
@@ -80,7 +85,9 @@ export async function executeGraphQL(
   });
   const outcome = timeoutMs === undefined ? await execution : await withDeadline(execution, timeoutMs);
   const operationName = executed ? (operationNameOf(executed.document, executed.operationName) ?? parsedName) : parsedName;
-  const ran = { executed: executed !== undefined, operationName };
+  // Known once per document; per request only the variables that can set something deprecated are looked at.
+  const deprecatedUses = executed && deprecations?.usesOf(schema, executed.document, executed.operationName, executed.variableValues);
+  const ran = { executed: executed !== undefined, operationName, deprecatedUses };
   if (outcome === DEADLINE_PASSED) {
     const message = `The request did not finish within ${timeoutMs} ms: the calendar database is slow or unreachable. Retry shortly.`;
     return { result: { errors: [serviceUnavailable(message)] }, ...ran };

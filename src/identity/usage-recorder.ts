@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { isDatabaseUnavailable } from '../db/connection-errors.js';
 import type { Database } from '../db/database.js';
 import type { DatabaseHealth } from '../db/database-health.js';
+import { addDeprecatedUses, type DeprecatedUseCount } from '../db/repositories/deprecated-uses.js';
 import { addUsageCounts, type UsageCount } from '../db/repositories/usage-counts.js';
 import { osloWallClock } from '../domain/oslo-time.js';
 import type { Logger } from '../logger.js';
@@ -28,12 +29,53 @@ export interface UsageRecorderOptions {
 /** Where requests beyond the pair bound are counted. */
 export const OTHER_USAGE = '(other)';
 
+/** Counts of one table, by an id made of their parts, waiting for the next write. */
+class PendingCounts<T extends { requests: number }> {
+  private counts = new Map<string, T>();
+
+  constructor(
+    private readonly write: (db: Kysely<Database>, counts: readonly T[]) => Promise<void>,
+    /** The log line's words for a failed write. */
+    readonly what: string,
+  ) {}
+
+  add(id: string, make: () => T): void {
+    const count = this.counts.get(id);
+    if (count) count.requests += 1;
+    else this.counts.set(id, make());
+  }
+
+  /** Writes what is pending; on failure puts it back (added to what was counted meanwhile) and says why. */
+  async flush(db: Kysely<Database>): Promise<{ error: unknown; rows: number } | undefined> {
+    if (this.counts.size === 0) return undefined;
+    const batch = this.counts;
+    this.counts = new Map();
+    try {
+      await this.write(db, [...batch.values()]);
+      return undefined;
+    } catch (error) {
+      for (const [id, count] of batch) {
+        const newer = this.counts.get(id);
+        if (newer) newer.requests += count.requests;
+        else this.counts.set(id, count);
+      }
+      return { error, rows: batch.size };
+    }
+  }
+}
+
 /**
  * Request counts kept in memory and written in batches off the hot path: every few seconds and on
- * close, as one upsert that adds to the stored counts. A failed write keeps the counts for the next.
+ * close, as one upsert per table that adds to the stored counts. A failed write keeps the counts for
+ * the next. Beside each caller's requests (`usage_counts`), the requests that used a deprecated
+ * part of the schema, per coordinate and caller (`deprecated_uses`).
  */
 export class UsageRecorder {
-  private pending = new Map<string, UsageCount>();
+  private readonly requests = new PendingCounts<UsageCount>(addUsageCounts, 'writing usage counts failed; keeping them for the next flush');
+  private readonly deprecated = new PendingCounts<DeprecatedUseCount>(
+    addDeprecatedUses,
+    'writing deprecated-use counts failed; keeping them for the next flush',
+  );
   /** Pairs counted apart today, per key hash; forgotten when the day changes. */
   private pairsToday = new Map<string, Set<string>>();
   private today = '';
@@ -46,8 +88,11 @@ export class UsageRecorder {
     this.clock = options.clock ?? (() => new Date());
   }
 
-  /** Counts one request of this caller (a cache hit or an execution; never a refresh the service runs itself). */
-  record(caller: Pick<RequestCaller, 'keyHash' | 'clientId' | 'pageOrigin'>): void {
+  /**
+   * Counts one request of this caller (a cache hit or an execution; never a refresh the service runs
+   * itself), and, when it used deprecated coordinates, one use of each.
+   */
+  record(caller: Pick<RequestCaller, 'keyHash' | 'clientId' | 'pageOrigin'>, deprecatedUses?: readonly string[]): void {
     if (this.closed) return;
     const day = this.dayNow();
     if (day !== this.today) {
@@ -55,11 +100,21 @@ export class UsageRecorder {
       this.pairsToday.clear();
     }
     const counted = this.withinPairBound(caller);
-    // None of the parts holds a newline (a day, a hex hash, a printable client id, a URL origin).
+    // None of the parts holds a newline (a day, a hex hash, a printable client id, a URL origin, a schema coordinate).
     const id = `${day}\n${counted.keyHash}\n${counted.clientId}\n${counted.pageOrigin}`;
-    const count = this.pending.get(id);
-    if (count) count.requests += 1;
-    else this.pending.set(id, { day, keyHash: counted.keyHash, clientId: counted.clientId, pageOrigin: counted.pageOrigin, requests: 1 });
+    this.requests.add(id, () => ({ day, keyHash: counted.keyHash, clientId: counted.clientId, pageOrigin: counted.pageOrigin, requests: 1 }));
+    if (deprecatedUses !== undefined) {
+      for (const coordinate of deprecatedUses) {
+        this.deprecated.add(`${id}\n${coordinate}`, () => ({
+          day,
+          coordinate,
+          keyHash: counted.keyHash,
+          clientId: counted.clientId,
+          pageOrigin: counted.pageOrigin,
+          requests: 1,
+        }));
+      }
+    }
     if (!this.timer) {
       this.timer = setInterval(() => void this.flush(), this.options.flushIntervalMs ?? 5000);
       // Counting must not keep the process alive.
@@ -105,20 +160,13 @@ export class UsageRecorder {
   }
 
   private async write(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const batch = this.pending;
-    this.pending = new Map();
-    try {
-      await addUsageCounts(this.options.db, [...batch.values()]);
-    } catch (error) {
+    // Each table on its own: a failed write of one keeps its counts without counting the other's twice.
+    for (const pending of [this.requests, this.deprecated]) {
+      const failed = await pending.flush(this.options.db);
+      if (!failed) continue;
       countUsageFlushFailure();
-      if (isDatabaseUnavailable(error) && this.options.databaseHealth) this.options.databaseHealth.reportFailure(error);
-      else this.options.logger.warn({ err: error, rows: batch.size }, 'writing usage counts failed; keeping them for the next flush');
-      for (const [id, count] of batch) {
-        const newer = this.pending.get(id);
-        if (newer) newer.requests += count.requests;
-        else this.pending.set(id, count);
-      }
+      if (isDatabaseUnavailable(failed.error) && this.options.databaseHealth) this.options.databaseHealth.reportFailure(failed.error);
+      else this.options.logger.warn({ err: failed.error, rows: failed.rows }, pending.what);
     }
   }
 }

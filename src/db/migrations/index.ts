@@ -7,6 +7,7 @@ import * as eventOrderIndex from './2026-11-21-0005-event-order-index.js';
 import * as dataVersionNotify from './2026-11-25-0006-data-version-notify.js';
 import * as eventChanges from './2026-11-25-0007-event-changes.js';
 import * as dataVersionPurges from './2026-11-28-0008-data-version-purges.js';
+import * as deprecatedUses from './2026-11-28-0009-deprecated-uses.js';
 
 /** Every migration, by its timestamped name. Listed statically so bundlers and tsx need no file scanning. */
 export const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0006-data-version-notify': dataVersionNotify,
   '2026-11-25-0007-event-changes': eventChanges,
   '2026-11-28-0008-data-version-purges': dataVersionPurges,
+  '2026-11-28-0009-deprecated-uses': deprecatedUses,
 };
 
 /** The newest migration this code needs: a schema whose newest applied migration sorts before it is behind. */
