@@ -35,6 +35,8 @@ export class DeprecatedUses {
   // One pipeline has one schema: the plans of its documents are built against it.
   private readonly plans = new WeakMap<DocumentNode, Map<string, OperationPlan>>();
   private readonly valueChecks = new WeakMap<GraphQLNamedType, ValueCheck | null>();
+  /** The names a document's text must contain to use a deprecated coordinate literally. */
+  private readonly deprecatedNames = new WeakMap<GraphQLSchema, readonly string[]>();
 
   /** The deprecated coordinates an executed operation used, sorted; the same empty array when none. */
   usesOf(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: unknown): readonly string[] {
@@ -63,7 +65,9 @@ export class DeprecatedUses {
       (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (operationName === '' || d.name?.value === operationName),
     );
     if (!operation) return NO_PLAN;
-    const literal = literalUses(schema, document, operation);
+    // A literal use names the field, argument, input field or enum value in the text: a document that
+    // names none of them (most) is not walked at all.
+    const literal = this.mayNameDeprecated(schema, document) ? literalUses(schema, document, operation) : new Set<string>();
     const variables: VariableCheck[] = [];
     for (const definition of operation.variableDefinitions ?? []) {
       const type = typeFromAST(schema, definition.type) as GraphQLInputType | undefined;
@@ -71,6 +75,13 @@ export class DeprecatedUses {
       if (check) variables.push({ name: definition.variable.name.value, check });
     }
     return { literal: literal.size === 0 ? NO_USES : [...literal].sort(), variables };
+  }
+
+  private mayNameDeprecated(schema: GraphQLSchema, document: DocumentNode): boolean {
+    let names = this.deprecatedNames.get(schema);
+    if (!names) this.deprecatedNames.set(schema, (names = [...new Set(deprecatedCoordinates(schema).map(nameOf))]));
+    const text = document.loc?.source.body;
+    return text === undefined ? names.length > 0 : names.some((name) => text.includes(name));
   }
 
   /** What to look at in a value of this type; undefined when nothing deprecated can be reached through it. */
@@ -222,6 +233,12 @@ function literalUses(schema: GraphQLSchema, document: DocumentNode, operation: O
     }
   }
   return uses;
+}
+
+/** The name a coordinate's text uses: `Filter.sortBy` → `sortBy`, `Query.events(sortBy:)` → `sortBy`. */
+function nameOf(coordinate: string): string {
+  const argument = /\(([^:()]+):\)$/.exec(coordinate);
+  return argument ? argument[1]! : coordinate.slice(coordinate.lastIndexOf('.') + 1);
 }
 
 /** Every deprecated coordinate of a schema (fields, arguments, input fields, enum values), sorted; introspection types aside. */

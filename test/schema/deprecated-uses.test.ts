@@ -26,6 +26,8 @@ function usesOf(text: string, variables?: Record<string, unknown>, operationName
 describe('deprecated uses: what the document says', () => {
   it('finds nothing in an operation without deprecated parts', () => {
     expect(usesOf('{ events(filter: { title: "x" }) { title } }')).toEqual([]);
+    // The name in a string or a variable's name is not the input field.
+    expect(usesOf('query ($sortBy: String) { events(filter: { title: $sortBy }) { title } }', { sortBy: 'sortBy' })).toEqual([]);
   });
 
   it('finds an input field set in the text, set to null too (a removal would make the document invalid)', () => {
