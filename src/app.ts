@@ -13,7 +13,8 @@ import { createEnveloped } from './plugins/index.js';
 import { ReadModel } from './read-model/read-model.js';
 import { UsageRecorder } from './identity/usage-recorder.js';
 import { createHttpServer, shutdownHttpServer } from './http/server.js';
-import { watchPools } from './telemetry/metrics.js';
+import { declareDeprecatedCoordinates, watchPools } from './telemetry/metrics.js';
+import { deprecatedCoordinates } from './schema/deprecated-uses.js';
 import { listeningBaseUrl } from './http/listening-base-url.js';
 import { connectRedis } from './redis/redis-circuit.js';
 import { AnswerCache } from './http/answer-cache.js';
@@ -91,6 +92,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
 
   const schemaSource = loadSchemaSource();
   const schema = buildExecutableSchema(schemaSource);
+  // calendar_deprecated_uses_total shows each deprecated coordinate from the start, at 0 until used.
+  declareDeprecatedCoordinates(deprecatedCoordinates(schema));
   // A new schema gets new cache keys: answers cached under an older shape are never served.
   const schemaHash = createHash('sha256').update(schemaSource).digest('hex').slice(0, 12);
   const namespace = options.cacheNamespace ?? `calendar:${database.schema}:${schemaHash}`;

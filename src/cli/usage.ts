@@ -1,4 +1,5 @@
 import { CALLER_COST_DAYS, type TopCallerRow } from '../db/repositories/caller-costs.js';
+import type { DeprecatedUseReportRow } from '../db/repositories/deprecated-uses.js';
 import type { UsageReportRow } from '../db/repositories/usage-counts.js';
 import { defineCommand } from './command.js';
 import { exactOperands, flag, optionText, UsageError, wholeNumber } from './command-line.js';
@@ -21,10 +22,11 @@ function costCaller(row: TopCallerRow): string {
   return row.caller.replace(/^address:/, '');
 }
 
-/** Columns padded to their widths; those from `rightFrom` on (numbers) aligned right. */
-function table(header: readonly string[], cells: readonly string[][], rightFrom: number): string {
+/** Columns padded to their widths; those from `rightFrom` up to `rightTo` (numbers) aligned right. */
+function table(header: readonly string[], cells: readonly string[][], rightFrom: number, rightTo = header.length): string {
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: readonly string[]) => c.map((v, i) => (i >= rightFrom ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ').trimEnd();
+  const right = (i: number) => i >= rightFrom && i < rightTo;
+  const line = (c: readonly string[]) => c.map((v, i) => (right(i) ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ').trimEnd();
   return [line(header), ...cells.map(line)].join('\n') + '\n';
 }
 
@@ -38,10 +40,15 @@ function callersTable(rows: TopCallerRow[]): string {
   return table(['caller', 'class', 'points', 'executions', 'refused'], cells, 2);
 }
 
-/** `calendar usage`: the counts the service gathered in `usage_counts`, or with `--callers` the costliest callers. */
+function deprecatedTable(rows: DeprecatedUseReportRow[]): string {
+  const cells = rows.map((r) => [r.coordinate, caller(r), r.clientId || '-', r.pageOrigin || '-', String(r.requests), r.firstDay, r.lastDay]);
+  return table(['deprecated', 'caller', 'client id', 'page origin', 'requests', 'first day', 'last day'], cells, 4, 5);
+}
+
+/** `calendar usage`: the counts the service gathered in `usage_counts`; with `--callers` the costliest callers, with `--deprecated` who uses deprecated fields. */
 export const usageCommand = defineCommand({
   name: 'usage',
-  summary: 'request counts per key, client id and page origin; the costliest callers',
+  summary: 'request counts per key, client id and page origin; the costliest callers; who still uses deprecated fields',
   description: `
 Prints the request counts per day, application key, client id (X-Client-Id) and page origin
 (X-Page-Url), newest day first. Requests without a key, or with an unknown or revoked one, are
@@ -51,25 +58,34 @@ With --callers: the callers that cost the service the most over the days, busies
 is a valid key (shown by its application) or, without one, a client address (IPv6 by its /64; behind
 a proxy only with TRUST_PROXY). Points are what its executions cost (docs/transport.md, Budgets;
 cache hits cost nothing), executions how many ran, refused how many were answered 429. Addresses are
-kept ${CALLER_COST_DAYS} days.`,
+kept ${CALLER_COST_DAYS} days.
+
+With --deprecated: who still uses the deprecated parts of the schema (fields selected, arguments and
+input fields given, enum values sent, in the document or its variables), per schema coordinate
+(\`Filter.sortBy\`) and caller, summed over the days, with the first and last day of use; then the
+deprecated coordinates of schema.graphql that no request used in those days (docs/regenerate.md).`,
   options: {
     days: { value: 'N', description: `the last N days, today included, 1 to ${MAX_DAYS} (default 30)` },
     callers: { description: 'the costliest callers instead of the request counts' },
     top: { value: 'N', description: `with --callers: how many callers, 1 to ${MAX_TOP} (default 20)` },
+    deprecated: { description: 'uses of deprecated schema coordinates instead of the request counts' },
     json: { description: 'one JSON array instead of a table' },
   },
   parse: (line) => {
     exactOperands(line, []);
     const callers = flag(line, 'callers');
     const topText = optionText(line, 'top');
+    const deprecated = flag(line, 'deprecated');
     if (topText !== undefined && !callers) throw new UsageError('--top goes with --callers.');
+    if (callers && deprecated) throw new UsageError('--callers and --deprecated are two reports: give one.');
     return {
       days: wholeNumber('days', optionText(line, 'days', '30'), 1, MAX_DAYS),
       json: flag(line, 'json'),
+      deprecated,
       top: callers ? wholeNumber('top', topText ?? '20', 1, MAX_TOP) : undefined,
     };
   },
-  async run({ days, json, top }) {
+  async run({ days, json, top, deprecated }) {
     const { clockFrom } = await import('../config.js');
     const { osloWallClock } = await import('../domain/oslo-time.js');
     // A database the service never ran on has no table yet: migrating first gives an empty report, not an error.
@@ -83,6 +99,10 @@ kept ${CALLER_COST_DAYS} days.`,
         else process.stdout.write(`Costliest callers since ${since}:\n${callersTable(rows)}`);
         return 0;
       }
+      if (deprecated) {
+        const { listDeprecatedUses } = await import('../db/repositories/deprecated-uses.js');
+        return printDeprecatedUses(await listDeprecatedUses(db, { since }), since, json);
+      }
       const { listUsageCounts } = await import('../db/repositories/usage-counts.js');
       const rows = await listUsageCounts(db, { since });
       if (json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
@@ -92,3 +112,20 @@ kept ${CALLER_COST_DAYS} days.`,
     });
   },
 });
+
+/** The uses, then the schema's deprecated coordinates nobody used since `since` (safe to remove, as far as this service saw). */
+async function printDeprecatedUses(rows: DeprecatedUseReportRow[], since: string, json: boolean): Promise<number> {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return 0;
+  }
+  const { buildSchema } = await import('graphql');
+  const { loadSchemaSource } = await import('../schema/executable-schema.js');
+  const { deprecatedCoordinates } = await import('../schema/deprecated-uses.js');
+  const used = new Set(rows.map((r) => r.coordinate));
+  const unused = deprecatedCoordinates(buildSchema(loadSchemaSource())).filter((c) => !used.has(c));
+  if (rows.length === 0) process.stdout.write(`No request used a deprecated coordinate since ${since}.\n`);
+  else process.stdout.write(deprecatedTable(rows));
+  if (unused.length > 0) process.stdout.write(`Deprecated and not used since ${since}: ${unused.join(', ')}\n`);
+  return 0;
+}

@@ -187,6 +187,16 @@ export interface CallerCostsTable {
   refused: BigIntColumn;
 }
 
+/** Requests of one Oslo day by one caller that used one deprecated schema coordinate (`Filter.sortBy`). */
+export interface DeprecatedUsesTable {
+  day: ColumnType<Date | string, string, string>;
+  coordinate: string;
+  key_hash: string;
+  client_id: string;
+  page_origin: string;
+  requests: BigIntColumn;
+}
+
 /** Kysely's view of our schema. */
 export interface Database {
   categories: CategoriesTable;
@@ -203,6 +213,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   usage_counts: UsageCountsTable;
   caller_costs: CallerCostsTable;
+  deprecated_uses: DeprecatedUsesTable;
 }
 
 export type CategoryRow = Selectable<CategoriesTable>;

@@ -18,6 +18,12 @@ export interface StoredAnswer {
   operation?: string | undefined;
   /** What an import can change under it, for CDNs to purge by (domain/answer-tags.ts). */
   cdnTags: readonly string[];
+  /**
+   * The deprecated schema coordinates the request that produced it used (schema/deprecated-uses.ts):
+   * every request it answers asked the same (the same document and variables), so a hit counts them
+   * without parsing anything.
+   */
+  deprecatedUses?: readonly string[] | undefined;
 }
 
 /** The shareable answer of an execution: its bytes and their tag, stamped now. */
@@ -27,8 +33,14 @@ export function storedAnswer(body: string, ttlMs: number, operation: string | un
 }
 
 /** The same, of bytes whose tag is already known (written as they were hashed: answer-bytes.ts). */
-export function storedAnswerOfBytes(bytes: { body: Buffer; tag: string }, ttlMs: number, operation: string | undefined, cdnTags: readonly string[]): StoredAnswer {
-  return { body: bytes.body, tag: bytes.tag, storedAt: Date.now(), ttlMs, operation, cdnTags };
+export function storedAnswerOfBytes(
+  bytes: { body: Buffer; tag: string },
+  ttlMs: number,
+  operation: string | undefined,
+  cdnTags: readonly string[],
+  deprecatedUses?: readonly string[],
+): StoredAnswer {
+  return { body: bytes.body, tag: bytes.tag, storedAt: Date.now(), ttlMs, operation, cdnTags, deprecatedUses };
 }
 
 /** How an answer stands at a given moment. */
@@ -273,18 +285,21 @@ export class AnswerCache implements Answers {
 }
 
 /**
- * `<storedAt> <ttlMs> <tag> <operation or -> <CDN tags, comma-separated, or ->\n<body>`: a few bytes of
- * bookkeeping in front of the answer's own (CDN tags hold no space, comma or newline: answer-tags.ts).
+ * `<storedAt> <ttlMs> <tag> <operation or -> <CDN tags, comma-separated, or -> <deprecated coordinates,
+ * comma-separated, or ->\n<body>`: a few bytes of bookkeeping in front of the answer's own (CDN tags and
+ * schema coordinates hold no space, comma or newline). A node of an older version reads the first five
+ * fields and ignores the last; an entry without it counts no deprecated use.
  */
 function encodeShared(answer: StoredAnswer): Buffer {
   const cdnTags = answer.cdnTags.length > 0 ? answer.cdnTags.join(',') : '-';
-  return Buffer.concat([Buffer.from(`${answer.storedAt} ${answer.ttlMs} ${answer.tag} ${answer.operation ?? '-'} ${cdnTags}\n`), answer.body]);
+  const deprecated = answer.deprecatedUses?.length ? answer.deprecatedUses.join(',') : '-';
+  return Buffer.concat([Buffer.from(`${answer.storedAt} ${answer.ttlMs} ${answer.tag} ${answer.operation ?? '-'} ${cdnTags} ${deprecated}\n`), answer.body]);
 }
 
 function decodeShared(value: Buffer): StoredAnswer | undefined {
   const newline = value.indexOf(10);
   if (newline < 0) return undefined;
-  const [storedAt, ttlMs, tag, operation, cdnTags] = value.subarray(0, newline).toString().split(' ');
+  const [storedAt, ttlMs, tag, operation, cdnTags, deprecated] = value.subarray(0, newline).toString().split(' ');
   const stamp = Number(storedAt);
   const ttl = Number(ttlMs);
   if (!Number.isFinite(stamp) || !Number.isFinite(ttl) || !tag) return undefined;
@@ -295,5 +310,6 @@ function decodeShared(value: Buffer): StoredAnswer | undefined {
     ttlMs: ttl,
     operation: operation && operation !== '-' ? operation : undefined,
     cdnTags: cdnTags && cdnTags !== '-' ? cdnTags.split(',') : [],
+    deprecatedUses: deprecated && deprecated !== '-' ? deprecated.split(',') : undefined,
   };
 }

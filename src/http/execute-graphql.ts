@@ -7,6 +7,7 @@ import type { EdgeContext } from '../plugins/edge-context.js';
 import { serviceUnavailable } from '../api-error.js';
 import { operationCost } from '../domain/operation-cost.js';
 import type { ResponsePolicies, ResponsePolicy } from './response-policy.js';
+import type { DeprecatedUses } from '../schema/deprecated-uses.js';
 import type { GraphQLParams } from './request-params.js';
 
 export type { HelixRequest };
@@ -22,6 +23,8 @@ export interface GraphQLOutcome {
   operationName?: string | undefined;
   /** What the executed operation costs (domain/operation-cost.ts), once it reached execution: `calendar usage --callers`. */
   cost?: number | undefined;
+  /** The deprecated schema coordinates the executed operation used (its text and variables), when it executed. */
+  deprecatedUses?: readonly string[] | undefined;
 }
 
 /**
@@ -42,6 +45,8 @@ export interface ExecuteGraphQLOptions {
   policies: ResponsePolicies;
   /** Bound on the whole execution (see above). @default none */
   timeoutMs?: number | undefined;
+  /** Finds the deprecated parts of the schema an executed operation used. @default none looked for */
+  deprecations?: DeprecatedUses | undefined;
 }
 
 export async function executeGraphQL(
@@ -50,7 +55,7 @@ export async function executeGraphQL(
   params: GraphQLParams,
   edge: EdgeContext,
   logger: Logger,
-  { policies, timeoutMs }: ExecuteGraphQLOptions,
+  { policies, timeoutMs, deprecations }: ExecuteGraphQLOptions,
 ): Promise<GraphQLOutcome> {
   const { parse, validate, contextFactory, execute, schema } = getEnveloped({ ...edge });
   let parseFailed = false;
@@ -84,7 +89,9 @@ export async function executeGraphQL(
   const outcome = timeoutMs === undefined ? await execution : await withDeadline(execution, timeoutMs);
   const operationName = executed ? (operationNameOf(executed.document, executed.operationName) ?? parsedName) : parsedName;
   const cost = executed ? operationCost(executed.document, executed.operationName, executed.variableValues) : undefined;
-  const ran = { executed: executed !== undefined, operationName, cost };
+  // Known once per document; per request only the variables that can set something deprecated are looked at.
+  const deprecatedUses = executed && deprecations?.usesOf(schema, executed.document, executed.operationName, executed.variableValues);
+  const ran = { executed: executed !== undefined, operationName, cost, deprecatedUses };
   if (outcome === DEADLINE_PASSED) {
     const message = `The request did not finish within ${timeoutMs} ms: the calendar database is slow or unreachable. Retry shortly.`;
     return { result: { errors: [serviceUnavailable(message)] }, ...ran };

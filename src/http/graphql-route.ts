@@ -22,6 +22,8 @@ import { requestError, sendRequestError, sendResult } from './respond.js';
 import { writeStoredAnswer } from './stored-answer-writer.js';
 import type { SharedCaches } from './shared-caches.js';
 import type { RequestRecord } from '../telemetry/request-log.js';
+import { countDeprecatedUses } from '../telemetry/metrics.js';
+import type { DeprecatedUses } from '../schema/deprecated-uses.js';
 
 /** Largest accepted request body: the standard introspection query is ~2 KB, our largest operation under 1 KB. */
 export const DEFAULT_MAX_BODY_BYTES = 102_400;
@@ -44,8 +46,10 @@ export interface GraphQLRouteOptions {
   identity: CallerIdentity;
   /** Budgets per caller (RATE_LIMIT_KEY, RATE_LIMIT_ANONYMOUS): executions are charged their cost. @default none */
   budgets?: CallerBudgets | undefined;
-  /** Counts requests per caller (cache hits and executions alike). @default none */
+  /** Counts requests per caller (cache hits and executions alike), and their uses of deprecated coordinates. @default none */
   usage?: UsageRecorder | undefined;
+  /** Finds the deprecated parts of the schema an executed operation used (counted in usage and /metrics). @default none looked for */
+  deprecations?: DeprecatedUses | undefined;
   /** What public answers tell CDNs (tags, outdated answers). @default no tags, never outdated */
   sharedCaches?: SharedCaches | undefined;
   /** This request's access-log record: names the operation. */
@@ -100,7 +104,8 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
 
   if (answered.from === 'cache') {
     if (options.record && answered.answer.operation) options.record.operationName ??= answered.answer.operation;
-    options.usage?.record(caller);
+    // What the request that produced the answer used: every request it answers sent the same.
+    countRequest(options, caller, answered.answer.deprecatedUses);
     const lookup = answered.stale ? 'stale' : 'hit';
     return writeStoredAnswer(req, res, answered.answer, {
       method,
@@ -117,7 +122,7 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
   if (options.record && outcome.operationName) options.record.operationName = outcome.operationName;
   // Refused by its budget: stopped before execution, so not the caller's request either.
   if (outcome.executed && !budget?.refused) {
-    options.usage?.record(caller);
+    countRequest(options, caller, outcome.deprecatedUses);
     options.usage?.recordCost(caller, { points: outcome.cost ?? 0 });
   } else if (outcome.result.errors?.[0]?.extensions?.['code'] === 'RATE_LIMITED') options.usage?.recordCost(caller, 'refused');
   if (answered.answer) {
@@ -128,6 +133,12 @@ export async function handleGraphQL(req: IncomingMessage, res: ServerResponse, u
   const control = outcome.result.extensions?.['notice'] === undefined ? NO_STORE : `private, ${NO_STORE}`;
   const result = cost ? { ...outcome.result, extensions: { ...outcome.result.extensions, ...cost } } : outcome.result;
   sendResult(res, result, { headers: { 'Cache-Control': control, ...headers }, mediaType });
+}
+
+/** Counts one request of its caller (usage_counts), and each deprecated coordinate it used (deprecated_uses, /metrics). */
+function countRequest(options: GraphQLRouteOptions, caller: RequestCaller, deprecatedUses: readonly string[] | undefined): void {
+  if (deprecatedUses !== undefined && deprecatedUses.length > 0) countDeprecatedUses(deprecatedUses);
+  options.usage?.record(caller, deprecatedUses);
 }
 
 /**
@@ -213,7 +224,11 @@ async function execute(
     const edge = { caller, requestId: background ? undefined : options.record?.id, persistedHash: persistedHash(sent), budget };
     // The time limit is the request's: what it waited for its turn counts.
     const timeoutMs = options.executionTimeoutMs === undefined ? undefined : Math.max(1, options.executionTimeoutMs - waitedMs);
-    const outcome = await executeGraphQL(options.getEnveloped, helixRequest, params, edge, options.logger, { policies: options.policies, timeoutMs });
+    const outcome = await executeGraphQL(options.getEnveloped, helixRequest, params, edge, options.logger, {
+      policies: options.policies,
+      timeoutMs,
+      deprecations: options.deprecations,
+    });
     // Kept only once it ran (a `data` entry: parsed and validated), so no stored text is junk.
     if (resolved.register && 'data' in outcome.result) await options.persistedQueries.register(resolved.register.hash, resolved.register.text);
     return outcome;
@@ -242,6 +257,6 @@ async function shareable(outcome: GraphQLOutcome): Promise<Ran<GraphQLOutcome>['
   if (!policy || result.errors || result.data == null) return undefined;
   for (const name in result.extensions) if (name !== 'notice') return undefined;
   // A long list (a whole-world area) is written a slice per turn, so other requests go on meanwhile.
-  const answer = storedAnswerOfBytes(await answerBytes(result.data), policy.ttlMs, outcome.operationName, policy.tags);
+  const answer = storedAnswerOfBytes(await answerBytes(result.data), policy.ttlMs, outcome.operationName, policy.tags, outcome.deprecatedUses);
   return { answer, keep: policy.keep };
 }

@@ -8,6 +8,7 @@ import type { CallerBudgets } from '../identity/caller-budgets.js';
 import type { CallerIdentity } from '../identity/caller-identity.js';
 import type { UsageRecorder } from '../identity/usage-recorder.js';
 import { ResponsePolicies } from './response-policy.js';
+import { DeprecatedUses } from '../schema/deprecated-uses.js';
 import type { SharedCaches } from './shared-caches.js';
 import { sendHealth, sendReadiness, type Readiness } from './health.js';
 import { sendMetrics } from './metrics-route.js';
@@ -59,8 +60,10 @@ export interface HttpServerOptions {
   icsFeed?: Omit<IcsFeedOptions, 'answers'> | undefined;
   /** Resolves the caller of each request, once, at the edge. */
   identity: CallerIdentity;
-  /** Counts requests per caller. @default none */
+  /** Counts requests per caller, and their uses of deprecated coordinates. @default none */
   usage?: UsageRecorder | undefined;
+  /** Finds the deprecated parts of the schema each executed operation used (usage and /metrics count them). @default one of its own */
+  deprecations?: DeprecatedUses | undefined;
   /** Budgets per caller, charged for GraphQL executions. @default none (the spec's "no rate limit") */
   budgets?: CallerBudgets | undefined;
 }
@@ -89,6 +92,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
   // A feed's caller, for its share of executions: its address, or its key.
   const shareOf = (req: IncomingMessage) => options.identity.callerOf({ headers: req.headers, socketAddress: req.socket.remoteAddress });
   const policies = options.policies ?? new ResponsePolicies();
+  const deprecations = options.deprecations ?? new DeprecatedUses();
   const notFound = (req: IncomingMessage, res: ServerResponse, path: string) =>
     sendRequestError(res, `No route for ${req.method} ${path}. The API is at /graphQL (GET or POST); the schema at ${SCHEMA_FILE_PATH}.`, 'NOT_FOUND', 404);
   const methodNotAllowed = (res: ServerResponse, allow: string) =>
@@ -115,6 +119,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
         sharedCaches: options.sharedCaches,
         identity: options.identity,
         usage: options.usage,
+        deprecations,
         budgets: options.budgets,
         record,
       });

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { isDatabaseUnavailable } from '../db/connection-errors.js';
 import type { Database } from '../db/database.js';
 import type { DatabaseHealth } from '../db/database-health.js';
+import { addDeprecatedUses, type DeprecatedUseCount } from '../db/repositories/deprecated-uses.js';
 import { addUsageCounts, type UsageCount } from '../db/repositories/usage-counts.js';
 import { addCallerCosts, CALLER_COST_DAYS, deleteCallerCostsBefore, type CallerCost } from '../db/repositories/caller-costs.js';
 import { osloWallClock } from '../domain/oslo-time.js';
@@ -32,22 +33,75 @@ export interface UsageRecorderOptions {
   maxCallersPerDay?: number;
 }
 
-/** Who a cost is counted for. */
-export type CostCaller = Pick<RequestCaller, 'shareKey' | 'shareClass' | 'keyHash'>;
-
 /** Where requests beyond the pair bound are counted. */
 export const OTHER_USAGE = '(other)';
 
+/** Who a cost is counted for. */
+export type CostCaller = Pick<RequestCaller, 'shareKey' | 'shareClass' | 'keyHash'>;
+
+/** Counts of one table, by an id made of their parts, waiting for the next write. */
+class PendingCounts<T> {
+  private counts = new Map<string, T>();
+
+  constructor(
+    private readonly write: (db: Kysely<Database>, counts: readonly T[]) => Promise<void>,
+    /** Adds the counts of `from` to `into` (the same id). */
+    private readonly merge: (into: T, from: T) => void,
+    /** The log line's words for a failed write. */
+    readonly what: string,
+  ) {}
+
+  /** Adds `count` to what is pending under `id`. */
+  add(id: string, count: T): void {
+    const pending = this.counts.get(id);
+    if (pending) this.merge(pending, count);
+    else this.counts.set(id, count);
+  }
+
+  /** Writes what is pending; on failure puts it back (added to what was counted meanwhile) and says why. */
+  async flush(db: Kysely<Database>): Promise<{ error: unknown; rows: number } | undefined> {
+    if (this.counts.size === 0) return undefined;
+    const batch = this.counts;
+    this.counts = new Map();
+    try {
+      await this.write(db, [...batch.values()]);
+      return undefined;
+    } catch (error) {
+      for (const [id, count] of batch) this.add(id, count);
+      return { error, rows: batch.size };
+    }
+  }
+}
+
+const addRequests = (into: { requests: number }, from: { requests: number }) => {
+  into.requests += from.requests;
+};
+
 /**
  * Request counts kept in memory and written in batches off the hot path: every few seconds and on
- * close, as one upsert that adds to the stored counts. A failed write keeps the counts for the next.
+ * close, as one upsert per table that adds to the stored counts. A failed write keeps the counts for
+ * the next. Beside each caller's requests (`usage_counts`), the requests that used a deprecated
+ * part of the schema, per coordinate and caller (`deprecated_uses`).
  */
 export class UsageRecorder {
-  private pending = new Map<string, UsageCount>();
-  private pendingCosts = new Map<string, CallerCost>();
-  /** Callers counted apart today. */
+  private readonly requests = new PendingCounts<UsageCount>(addUsageCounts, addRequests, 'writing usage counts failed; keeping them for the next flush');
+  private readonly deprecated = new PendingCounts<DeprecatedUseCount>(
+    addDeprecatedUses,
+    addRequests,
+    'writing deprecated-use counts failed; keeping them for the next flush',
+  );
+  private readonly costs = new PendingCounts<CallerCost>(
+    addCallerCosts,
+    (into, from) => {
+      into.points += from.points;
+      into.executions += from.executions;
+      into.refused += from.refused;
+    },
+    'writing caller costs failed; keeping them for the next flush',
+  );
+  /** Callers whose costs are counted apart today. */
   private callersToday = new Set<string>();
-  /** The day whose old caller costs were last deleted ('' : not yet by this process). */
+  /** The day whose caller costs past CALLER_COST_DAYS were last deleted ('': not yet by this process). */
   private prunedOn = '';
   /** Pairs counted apart today, per key hash; forgotten when the day changes. */
   private pairsToday = new Map<string, Set<string>>();
@@ -61,16 +115,22 @@ export class UsageRecorder {
     this.clock = options.clock ?? (() => new Date());
   }
 
-  /** Counts one request of this caller (a cache hit or an execution; never a refresh the service runs itself). */
-  record(caller: Pick<RequestCaller, 'keyHash' | 'clientId' | 'pageOrigin'>): void {
+  /**
+   * Counts one request of this caller (a cache hit or an execution; never a refresh the service runs
+   * itself), and, when it used deprecated coordinates, one use of each.
+   */
+  record(caller: Pick<RequestCaller, 'keyHash' | 'clientId' | 'pageOrigin'>, deprecatedUses?: readonly string[]): void {
     if (this.closed) return;
     const day = this.dayOfCount();
     const counted = this.withinPairBound(caller);
-    // None of the parts holds a newline (a day, a hex hash, a printable client id, a URL origin).
+    // None of the parts holds a newline (a day, a hex hash, a printable client id, a URL origin, a schema coordinate).
     const id = `${day}\n${counted.keyHash}\n${counted.clientId}\n${counted.pageOrigin}`;
-    const count = this.pending.get(id);
-    if (count) count.requests += 1;
-    else this.pending.set(id, { day, keyHash: counted.keyHash, clientId: counted.clientId, pageOrigin: counted.pageOrigin, requests: 1 });
+    this.requests.add(id, { day, keyHash: counted.keyHash, clientId: counted.clientId, pageOrigin: counted.pageOrigin, requests: 1 });
+    if (deprecatedUses !== undefined) {
+      for (const coordinate of deprecatedUses) {
+        this.deprecated.add(`${id}\n${coordinate}`, { day, coordinate, keyHash: counted.keyHash, clientId: counted.clientId, pageOrigin: counted.pageOrigin, requests: 1 });
+      }
+    }
     this.startTimer();
   }
 
@@ -86,21 +146,13 @@ export class UsageRecorder {
       if (this.callersToday.size < (this.options.maxCallersPerDay ?? 10_000)) this.callersToday.add(counted);
       else counted = OTHER_USAGE;
     }
-    const id = `${day}\n${counted}`;
-    let cost = this.pendingCosts.get(id);
-    if (!cost) {
-      const keyHash = counted === OTHER_USAGE ? '' : caller.keyHash;
-      this.pendingCosts.set(id, (cost = { day, caller: counted, keyHash, points: 0, executions: 0, refused: 0 }));
-    }
-    if (outcome === 'refused') cost.refused += 1;
-    else {
-      cost.points += outcome.points;
-      cost.executions += 1;
-    }
+    const keyHash = counted === OTHER_USAGE ? '' : caller.keyHash;
+    const refused = outcome === 'refused';
+    this.costs.add(`${day}\n${counted}`, { day, caller: counted, keyHash, points: refused ? 0 : outcome.points, executions: refused ? 0 : 1, refused: refused ? 1 : 0 });
     this.startTimer();
   }
 
-  /** The Oslo day now; bounds counted apart start again each day. */
+  /** The Oslo day now; the bounds of what is counted apart start again each day. */
   private dayOfCount(): string {
     const day = this.dayNow();
     if (day !== this.today) {
@@ -157,53 +209,26 @@ export class UsageRecorder {
   }
 
   private async write(): Promise<void> {
-    await this.writeCounts();
-    await this.writeCosts();
-  }
-
-  private async writeCosts(): Promise<void> {
-    const batch = this.pendingCosts;
-    const prune = this.today !== '' && this.prunedOn !== this.today;
-    if (batch.size === 0 && !prune) return;
-    this.pendingCosts = new Map();
-    try {
-      if (batch.size > 0) await addCallerCosts(this.options.db, [...batch.values()]);
-      if (prune) {
+    // Each table on its own: a failed write of one keeps its counts without counting the other's twice.
+    for (const pending of [this.requests, this.deprecated, this.costs]) {
+      const failed = await pending.flush(this.options.db);
+      if (failed) this.writeFailed(failed.error, failed.rows, pending.what);
+    }
+    // Once a day: the costs past CALLER_COST_DAYS go (they hold client addresses).
+    if (this.today !== '' && this.prunedOn !== this.today) {
+      try {
         await deleteCallerCostsBefore(this.options.db, shiftedDay(this.today, -CALLER_COST_DAYS));
         this.prunedOn = this.today;
-      }
-    } catch (error) {
-      countUsageFlushFailure();
-      if (isDatabaseUnavailable(error) && this.options.databaseHealth) this.options.databaseHealth.reportFailure(error);
-      else this.options.logger.warn({ err: error, rows: batch.size }, 'writing caller costs failed; keeping them for the next flush');
-      for (const [id, cost] of batch) {
-        const newer = this.pendingCosts.get(id);
-        if (!newer) this.pendingCosts.set(id, cost);
-        else {
-          newer.points += cost.points;
-          newer.executions += cost.executions;
-          newer.refused += cost.refused;
-        }
+      } catch (error) {
+        this.writeFailed(error, 0, 'deleting old caller costs failed; trying again at the next flush');
       }
     }
   }
 
-  private async writeCounts(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const batch = this.pending;
-    this.pending = new Map();
-    try {
-      await addUsageCounts(this.options.db, [...batch.values()]);
-    } catch (error) {
-      countUsageFlushFailure();
-      if (isDatabaseUnavailable(error) && this.options.databaseHealth) this.options.databaseHealth.reportFailure(error);
-      else this.options.logger.warn({ err: error, rows: batch.size }, 'writing usage counts failed; keeping them for the next flush');
-      for (const [id, count] of batch) {
-        const newer = this.pending.get(id);
-        if (newer) newer.requests += count.requests;
-        else this.pending.set(id, count);
-      }
-    }
+  private writeFailed(error: unknown, rows: number, what: string): void {
+    countUsageFlushFailure();
+    if (isDatabaseUnavailable(error) && this.options.databaseHealth) this.options.databaseHealth.reportFailure(error);
+    else this.options.logger.warn({ err: error, rows }, what);
   }
 }
 

@@ -71,6 +71,13 @@ const usageFlushFailures = new Counter({
 });
 usageFlushFailures.inc(0);
 
+const deprecatedUses = new Counter({
+  name: 'calendar_deprecated_uses_total',
+  help: 'Requests (executions and cache hits) that used a deprecated part of the schema, by schema coordinate (`Filter.sortBy`); who used it: `calendar usage --deprecated`.',
+  labelNames: ['coordinate'] as const,
+  registers: [metricsRegistry],
+});
+
 const cdnPurges = new Counter({
   name: 'calendar_cdn_purges_total',
   help: 'CDN purges after imports, per target (varnish, fastly, cloudflare) and outcome: delivered, or failed (given up after the retry window).',
@@ -262,6 +269,23 @@ export function observeReadModelBuild(version: string, seconds: number): void {
 /** The usage recorder calls this when a write of its counts failed. */
 export function countUsageFlushFailure(): void {
   usageFlushFailures.inc();
+}
+
+// Bound once per coordinate: a schema has a handful of deprecated coordinates (never caller-given text).
+const deprecatedUsesByCoordinate = new Map<string, { inc(): void }>();
+
+/** Every deprecated coordinate of the schema from the start (at 0), so a rate over an unused one is 0 rather than no data. */
+export function declareDeprecatedCoordinates(coordinates: readonly string[]): void {
+  for (const coordinate of coordinates) deprecatedUses.inc({ coordinate }, 0);
+}
+
+/** The GraphQL route calls this for each request that used deprecated coordinates (docs/regenerate.md). */
+export function countDeprecatedUses(coordinates: readonly string[]): void {
+  for (const coordinate of coordinates) {
+    let child = deprecatedUsesByCoordinate.get(coordinate);
+    if (!child) deprecatedUsesByCoordinate.set(coordinate, (child = deprecatedUses.labels({ coordinate })));
+    child.inc();
+  }
 }
 
 /** The CDN purger (src/cdn/cdn-purger.ts) calls these. */

@@ -35,7 +35,7 @@ const commands: [words: string[], synopsis: string][] = [
   [['keys', 'add'], 'Usage: calendar keys add --application NAME [--key hsk_...]\n'],
   [['keys', 'revoke'], 'Usage: calendar keys revoke KEY_OR_PREFIX\n'],
   [['keys', 'list'], 'Usage: calendar keys list\n'],
-  [['usage'], 'Usage: calendar usage [--days N] [--callers] [--top N] [--json]\n'],
+  [['usage'], 'Usage: calendar usage [--days N] [--callers] [--top N] [--deprecated] [--json]\n'],
 ];
 
 describe('calendar --help', { timeout: 120_000 }, () => {

@@ -1,19 +1,12 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/database.js';
 import { listTopCallers } from '../../src/db/repositories/caller-costs.js';
 import { hashApiKey } from '../../src/domain/api-key-hash.js';
 import { UsageRecorder } from '../../src/identity/usage-recorder.js';
 import { createLogger } from '../../src/logger.js';
-import { withCommandDatabase } from '../support/command-database.js';
+import { createSharedDatabase } from '../support/shared-database.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 import { startTestServer } from '../support/test-server.js';
 import { NOW, VALID_KEY, httpCalendar } from './fixtures/http-calendar.js';
-
-const run = promisify(execFile);
-const repoRoot = new URL('../../', import.meta.url);
 
 /** 1 + 41 (820 nodes) + 2 (totals) + 6 (three facets) = 50 points. */
 const LARGE = 'query ($filter: Filter) { events(filter: $filter, pageSize: 820) { totalCount data { id title_nb } venues { name } organizers { name } categories { id } } }';
@@ -95,26 +88,29 @@ describe(`what each caller cost (${databaseLabel})`, () => {
   });
 
   it('prints the costliest callers with `calendar usage --callers`', async () => {
-    const fill = async (db: Kysely<Database>) => {
-      const recorder = new UsageRecorder({ db, logger: createLogger('silent'), clock: () => NOW });
+    const shared = await createSharedDatabase('callers');
+    try {
+      const recorder = new UsageRecorder({ db: shared.database.db, logger: createLogger('silent'), clock: () => NOW });
       recorder.recordCost({ shareKey: 'address:203.0.113.50', shareClass: 'anonymous', keyHash: '' }, { points: 40 });
       recorder.recordCost({ shareKey: 'address:203.0.113.50', shareClass: 'anonymous', keyHash: '' }, 'refused');
       recorder.recordCost({ shareKey: `key:${hashApiKey(VALID_KEY)}`, shareClass: 'key', keyHash: hashApiKey(VALID_KEY) }, { points: 12 });
       await recorder.close();
-    };
-    await withCommandDatabase(NOW, fill, async (env) => {
-      const table = await run(process.execPath, ['bin/calendar.js', 'usage', '--callers', '--days', '1'], { cwd: repoRoot, env });
+      await shared.release();
+
+      const table = await shared.calendar(['usage', '--callers', '--days', '1'], NOW);
       const lines = table.stdout.trim().split('\n');
       expect(lines[0]).toBe('Costliest callers since 2026-05-04:');
       expect(lines[1]).toMatch(/^caller\s+class\s+points\s+executions\s+refused$/);
       expect(lines[2]).toMatch(/^203\.0\.113\.50\s+anonymous\s+40\s+1\s+1$/);
       expect(lines[3]).toMatch(/^deleted key [0-9a-f]{12}…\s+key\s+12\s+1\s+0$/);
 
-      const json = await run(process.execPath, ['bin/calendar.js', 'usage', '--callers', '--top', '1', '--json'], { cwd: repoRoot, env });
+      const json = await shared.calendar(['usage', '--callers', '--top', '1', '--json'], NOW);
       expect(JSON.parse(json.stdout)).toMatchObject([{ caller: 'address:203.0.113.50', points: 40, executions: 1, refused: 1 }]);
 
-      const misuse = await run(process.execPath, ['bin/calendar.js', 'usage', '--top', '3'], { cwd: repoRoot, env }).catch((error: { code: number; stderr: string }) => error);
+      const misuse = await shared.calendar(['usage', '--top', '3'], NOW).catch((error: { code: number; stderr: string }) => error);
       expect(misuse).toMatchObject({ code: 2, stderr: expect.stringMatching(/--top goes with --callers/) as unknown });
-    });
+    } finally {
+      await shared.remove();
+    }
   });
 });

@@ -1,21 +1,15 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../src/db/database.js';
+import { sql } from 'kysely';
 import { listUsageCounts } from '../../src/db/repositories/usage-counts.js';
 import { hashApiKey } from '../../src/domain/api-key-hash.js';
 import { REVOKED_KEY_NOTICE, UNKNOWN_KEY_NOTICE } from '../../src/identity/caller-identity.js';
 import { UsageRecorder } from '../../src/identity/usage-recorder.js';
 import { createLogger } from '../../src/logger.js';
-import { withCommandDatabase } from '../support/command-database.js';
+import { createSharedDatabase } from '../support/shared-database.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 import { getGraphQL, postGraphQL, startTestServer, type TestServer } from '../support/test-server.js';
 import { httpCalendar, NOW, REVOKED_KEY, UNKNOWN_KEY, VALID_KEY } from './fixtures/http-calendar.js';
-
-const run = promisify(execFile);
-const repoRoot = new URL('../../', import.meta.url);
 
 let server: TestServer;
 
@@ -145,22 +139,25 @@ describe(`usage counts (${databaseLabel})`, () => {
   });
 
   it('prints the counts with `calendar usage`', async () => {
-    const fill = async (db: Kysely<Database>) => {
-      const recorder = new UsageRecorder({ db, logger: createLogger('silent'), clock: () => NOW });
+    const shared = await createSharedDatabase('usage');
+    try {
+      const recorder = new UsageRecorder({ db: shared.database.db, logger: createLogger('silent'), clock: () => NOW });
       for (let i = 0; i < 3; i += 1) recorder.record({ keyHash: '', clientId: 'kalender-app/1.0', pageOrigin: 'https://www.example.no' });
       recorder.record({ keyHash: hashApiKey(VALID_KEY), clientId: '', pageOrigin: '' });
       await recorder.close();
-    };
-    await withCommandDatabase(NOW, fill, async (env) => {
-      const table = await run(process.execPath, ['bin/calendar.js', 'usage', '--days', '1'], { cwd: repoRoot, env });
+      await shared.release();
+
+      const table = await shared.calendar(['usage', '--days', '1'], NOW);
       const lines = table.stdout.trim().split('\n');
       expect(lines[0]).toMatch(/^day\s+caller\s+client id\s+page origin\s+requests$/);
       expect(lines[1]).toMatch(/^2026-05-04\s+anonymous\s+kalender-app\/1\.0\s+https:\/\/www\.example\.no\s+3$/);
       expect(lines[2]).toMatch(/^2026-05-04\s+deleted key [0-9a-f]{12}…\s+-\s+-\s+1$/);
 
-      const json = await run(process.execPath, ['bin/calendar.js', 'usage', '--json'], { cwd: repoRoot, env });
+      const json = await shared.calendar(['usage', '--json'], NOW);
       expect(JSON.parse(json.stdout)).toHaveLength(2);
-    });
+    } finally {
+      await shared.remove();
+    }
   });
 
   it('counts at most the bounded number of client id and page pairs apart per key and day, the rest as (other)', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/open-database.js';
+import { listDeprecatedUses } from '../../src/db/repositories/deprecated-uses.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { runCalendar } from '../cli/calendar-process.js';
 import { scrape } from '../support/prometheus-metrics.js';
@@ -254,5 +255,18 @@ describe.skipIf(!twoNodes)(`two nodes on PostgreSQL sharing Redis${twoNodes ? ''
     expect(second.queryCount()).toBe(before);
     expect(shared.body).toEqual(stored.body);
     expect(shared.headers.get('etag')).toBe(stored.headers.get('etag'));
+  });
+
+  it('counts the deprecated coordinates of an answer the second node reads from Redis, as the first counted its execution', async () => {
+    const query = '{ events(filter: { sortBy: "startDate", categories: ["THEATER"] }) { totalCount } }';
+    await getGraphQL(first.url, { query });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const before = second.queryCount();
+    expect((await getGraphQL(second.url, { query })).status).toBe(200);
+    expect(second.queryCount()).toBe(before);
+    await first.service.flushUsage();
+    await second.service.flushUsage();
+    const uses = await listDeprecatedUses(first.database.db);
+    expect(uses.map((u) => [u.coordinate, u.requests])).toEqual([['Filter.sortBy', 2]]);
   });
 });

@@ -8,6 +8,7 @@ import * as dataVersionNotify from './2026-11-25-0006-data-version-notify.js';
 import * as eventChanges from './2026-11-25-0007-event-changes.js';
 import * as dataVersionPurges from './2026-11-28-0008-data-version-purges.js';
 import * as callerCosts from './2026-11-28-0009-caller-costs.js';
+import * as deprecatedUses from './2026-11-28-0010-deprecated-uses.js';
 
 /** Every migration, by its timestamped name. Listed statically so bundlers and tsx need no file scanning. */
 export const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0007-event-changes': eventChanges,
   '2026-11-28-0008-data-version-purges': dataVersionPurges,
   '2026-11-28-0009-caller-costs': callerCosts,
+  '2026-11-28-0010-deprecated-uses': deprecatedUses,
 };
 
 /** The newest migration this code needs: a schema whose newest applied migration sorts before it is behind. */
