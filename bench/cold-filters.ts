@@ -72,7 +72,8 @@ async function throughput(service: PinnedProcess, concurrency: number): Promise<
 }
 
 for (const size of sizes) {
-  const env = { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: `bench_${size}`, DEMO_EVENTS: '0', LOG_LEVEL: 'warn' };
+  // A long deadline: at 1M events the checkout before may queue requests past the default 6 s at concurrency 10.
+  const env = { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: `bench_${size}`, DEMO_EVENTS: '0', LOG_LEVEL: 'warn', REQUEST_TIMEOUT_MS: '60000' };
   const services: Record<string, PinnedProcess> = {};
   try {
     if (beforeDir) services['before'] = await startPinnedService(beforeDir, env);
