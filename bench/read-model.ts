@@ -22,7 +22,8 @@
  *   BENCH_RUNS=200 BENCH_SECONDS=10 ...     # requests per latency scenario, seconds of the throughput run
  */
 import { execFileSync } from 'node:child_process';
-import { startPinnedService, type PinnedProcess } from './support/pinned-process.js';
+import { COLD_FILTER_QUERY } from './support/cold-filters.js';
+import { ready, startPinnedService, type PinnedProcess } from './support/pinned-process.js';
 import { postGraphQL } from './support/post-graphql.js';
 import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -35,10 +36,7 @@ const runs = Number(process.env['BENCH_RUNS'] ?? 200);
 const throughputSeconds = Number(process.env['BENCH_SECONDS'] ?? 10);
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
-const FULL = `query ($filter: Filter) { events(filter: $filter, pageSize: 20) {
-  totalCount hasMore pageInfo { totalPages }
-  data { id title_nb startDate endDate venue { name } organizers { name } categories images { urlSmall } prices { type price } }
-  venues { id hits } organizers { id hits } categories { id hits } } }`;
+const FULL = COLD_FILTER_QUERY;
 const PAGE_ONLY = `query ($filter: Filter) { events(filter: $filter, pageSize: 20) {
   data { id title_nb startDate endDate venue { name } organizers { name } categories images { urlSmall } prices { type price } } } }`;
 
@@ -131,15 +129,6 @@ function buildLine(log: string): Record<string, unknown> | undefined {
   return lines.length > 0 ? (JSON.parse(lines.at(-1)!) as Record<string, unknown>) : undefined;
 }
 
-/** Waits until /ready answers 200 (the read model is built; at 1M events that takes a while). */
-async function ready(service: Service): Promise<void> {
-  const origin = new URL(service.url).origin;
-  for (;;) {
-    const response = await fetch(`${origin}/ready`).catch(() => undefined);
-    if (response?.status === 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 async function scenarios(service: Service): Promise<Record<string, string>> {
   await ready(service);

@@ -79,3 +79,13 @@ export function startPinnedService(cwd: string, env: Record<string, string>): Pr
   const flags = process.env['BENCH_SERVICE_V8_FLAGS']?.split(/\s+/).filter(Boolean) ?? SERVE_V8_FLAGS;
   return startPinned([...flags, 'bin/calendar.js', 'serve'], { cwd, env: { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MAX_IN_FLIGHT_REQUESTS: '1000', ...env } });
 }
+
+/** Waits until the service's /ready answers 200 (the read model is built; at 1M events that takes a while). */
+export async function ready(service: PinnedProcess): Promise<void> {
+  const origin = new URL(service.url).origin;
+  for (;;) {
+    const response = await fetch(`${origin}/ready`).catch(() => undefined);
+    if (response?.status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

@@ -1,5 +1,6 @@
 import type { CategoryRow, OrganizerRow, VenueRow } from '../db/database.js';
 import type { SnapshotChangeLog } from './snapshot-change-log.js';
+import { walkIndexBytes, type WalkIndexes } from './walk-indexes.js';
 
 /** Bits of `eventFlags`. */
 export const EVENT_FEATURED = 1;
@@ -100,6 +101,8 @@ export interface CalendarSnapshot {
    * venues walks their dates alone, in listing order, instead of every date (event-results.ts).
    */
   venueDateRanks: PackedLists;
+  /** Sorted columns and posting lists the planned walk reads (walk-indexes.ts). */
+  walk: WalkIndexes;
   /** ms since the epoch. */
   dateStart: Float64Array;
   /** When the date stops counting as ongoing: its end, or start + 3 h without an end time. */
@@ -154,7 +157,7 @@ export function isEventPublished(snapshot: CalendarSnapshot, event: number, now:
 
 /** Bytes held by the snapshot's typed arrays (strings and records aside), for the build log and the bench. */
 export function typedArrayBytes(snapshot: CalendarSnapshot): number {
-  let bytes = 0;
+  let bytes = walkIndexBytes(snapshot.walk);
   for (const value of Object.values(snapshot) as unknown[]) {
     if (ArrayBuffer.isView(value)) bytes += value.byteLength;
     else if (value && typeof value === 'object' && 'offsets' in value && 'values' in value) {

@@ -10,6 +10,7 @@ import {
   type CalendarSnapshot,
 } from './calendar-snapshot.js';
 import type { WordMatch } from './search-matches.js';
+import { countAtMost, RANK_BLOCK_SHIFT, type SortedLists } from './walk-indexes.js';
 
 export type FacetKind = 'venues' | 'organizers' | 'categories';
 
@@ -63,7 +64,7 @@ function anyListed(offsets: Uint32Array, values: Uint32Array, i: number, members
  * venue numbers, or null when the query has none. Venues are few (hundreds to thousands) next to
  * dates, so `near` costs one distance per venue, not per date.
  */
-function allowedVenues(snapshot: CalendarSnapshot, q: EventQuery): Uint8Array | null {
+export function allowedVenues(snapshot: CalendarSnapshot, q: EventQuery): Uint8Array | null {
   if (q.venueSlugSets.length === 0 && q.municipality == null && q.postalCodes == null && q.near == null) return null;
   const venues = snapshot.venueIds.length;
   const allowed = new Uint8Array(venues).fill(1);
@@ -135,18 +136,32 @@ function eventCondition(snapshot: CalendarSnapshot, q: EventQuery): (event: numb
  * date's start, then event id, then date id. The effective lower bound is the later of `fromDate`
  * and now: a date that has ended is never listed.
  *
- * With a total or a facet asked, every event is visited once, in order, with its dates (stored
- * together, so the walk reads memory in sequence): an event failing the event-level conditions is
- * skipped whole, and the page is kept as the best nodes seen so far (a bounded heap). Without, the
- * dates are walked in listing order and the walk stops once the page and one more node are found.
+ * How is planned per filter (`planWalk`): every strategy gives the same page, total and facets as
+ * visiting every event (`everyNode`, the reference), only cheaper where its conditions allow.
  */
 export function findResultPage(snapshot: CalendarSnapshot, request: ResultRequest): ResultPage {
-  const scansAll = request.wantsTotal || request.facets.length > 0;
-  return scansAll ? everyNode(snapshot, request) : firstNodes(snapshot, request);
+  const plan = planWalk(snapshot, request);
+  switch (plan.strategy) {
+    case 'first-nodes':
+      return firstNodes(snapshot, request);
+    case 'closed-form':
+      return closedForm(snapshot, request, plan.unpublished);
+    case 'in-order':
+      return inOrder(snapshot, request, new RankWindow(snapshot, plan.from, plan.to, lowerBound(request.query)));
+    case 'venue-runs':
+    case 'event-runs':
+      return everyNode(snapshot, request, plan.runs);
+    case 'full-walk':
+      return everyNode(snapshot, request);
+  }
 }
 
 /** The date-level conditions and search words of a query, as one predicate on a date index. */
-function dateCondition(snapshot: CalendarSnapshot, request: ResultRequest, venues = allowedVenues(snapshot, request.query)): (date: number, event: number) => boolean {
+function dateCondition(
+  snapshot: CalendarSnapshot,
+  request: Pick<ResultRequest, 'query' | 'words'>,
+  venues = allowedVenues(snapshot, request.query),
+): (date: number, event: number) => boolean {
   const q = request.query;
   const words = request.words;
   const from = Math.max(q.from.getTime(), q.now.getTime());
@@ -176,8 +191,14 @@ function dateCondition(snapshot: CalendarSnapshot, request: ResultRequest, venue
   };
 }
 
-/** Every node, for the total and facets; the page kept as the best nodes so far. */
-function everyNode(snapshot: CalendarSnapshot, request: ResultRequest): ResultPage {
+/**
+ * Every node, for the total and facets; the page kept as the best nodes so far. Every event is visited
+ * once, in order, with its dates (stored together, so the walk reads memory in sequence): an event
+ * failing the event-level conditions is skipped whole. Without `runs`, the reference every other
+ * strategy must agree with (test/read-model/equivalence.test.ts); with, the events of those posting
+ * lists alone (`venue-runs`, `event-runs`), each judged as the full walk judges it.
+ */
+export function everyNode(snapshot: CalendarSnapshot, request: ResultRequest, runs: readonly Uint32Array[] | null = null): ResultPage {
   const { query: q, page, pageSize, facets } = request;
   const venues = allowedVenues(snapshot, q);
   const datePasses = dateCondition(snapshot, request, venues);
@@ -194,41 +215,51 @@ function everyNode(snapshot: CalendarSnapshot, request: ResultRequest): ResultPa
   let count = 0;
   // With few allowed venues, the events without a date at one of them are skipped at once (marked
   // from the venues' own dates: no sort, the events are still visited in order).
-  const ranges = venues ? venueRankRanges(snapshot, venues, q.fromStart ? q.fromStart.getTime() : Number.NEGATIVE_INFINITY, until) : null;
-  const marks = ranges ? markEventsOf(snapshot, ranges) : null;
+  const ranges = venues && !runs ? venueRankRanges(snapshot, venues, q.fromStart ? q.fromStart.getTime() : Number.NEGATIVE_INFINITY, until) : null;
+  const marks = ranges ? markEventsOf(snapshot, ranges) : runs ? scratchFor(snapshot) : null;
+  // With runs (`venue-runs`, `event-runs`): their events alone, each once, those whose dates have all ended skipped.
+  const from = lowerBound(q);
+  const lastEnd = snapshot.walk.eventLastEnd;
 
-  for (let event = 0; event < events; event++) {
-    if (marks && marks.judged[event] !== marks.stamp) continue;
-    const first = eventDateOffsets[event]!;
-    const end = eventDateOffsets[event + 1]!;
-    if (first === end || !eventPasses(event)) continue;
-    let nodes = 0;
-    let day = Number.NaN;
-    for (let i = first; i < end; i++) {
-      // An event's dates are stored by start: none after this one starts before `untilDate` (or a
-      // `when` window's end), so a long series is not walked to its end for a window it has left.
-      if (dateStart[i]! >= until) break;
-      if (groupByDay && dateDay[i] === day) continue;
-      if (!datePasses(i, event)) continue;
-      nodes++;
-      best.offer(i);
-      const venue = dateVenue[i]!;
-      if (venueHits && venue >= 0) venueHits[venue] = venueHits[venue]! + 1;
-      if (!groupByDay) break;
-      day = dateDay[i]!;
-    }
-    if (nodes === 0) continue;
-    count += nodes;
-    if (organizerHits) {
-      for (let k = eventOrganizers.offsets[event]!; k < eventOrganizers.offsets[event + 1]!; k++) {
-        const organizer = eventOrganizers.values[k]!;
-        organizerHits[organizer] = organizerHits[organizer]! + nodes;
+  for (const run of runs ?? [null]) {
+    const visits = run ? run.length : events;
+    for (let k = 0; k < visits; k++) {
+      const event = run ? run[k]! : k;
+      if (run) {
+        if (marks!.judged[event] === marks!.stamp || !(lastEnd[event]! > from)) continue;
+        marks!.judged[event] = marks!.stamp;
+      } else if (marks && marks.judged[event] !== marks.stamp) continue;
+      const first = eventDateOffsets[event]!;
+      const end = eventDateOffsets[event + 1]!;
+      if (first === end || !eventPasses(event)) continue;
+      let nodes = 0;
+      let day = Number.NaN;
+      for (let i = first; i < end; i++) {
+        // An event's dates are stored by start: none after this one starts before `untilDate` (or a
+        // `when` window's end), so a long series is not walked to its end for a window it has left.
+        if (dateStart[i]! >= until) break;
+        if (groupByDay && dateDay[i] === day) continue;
+        if (!datePasses(i, event)) continue;
+        nodes++;
+        best.offer(i);
+        const venue = dateVenue[i]!;
+        if (venueHits && venue >= 0) venueHits[venue] = venueHits[venue]! + 1;
+        if (!groupByDay) break;
+        day = dateDay[i]!;
       }
-    }
-    if (categoryHits) {
-      for (let k = eventCategories.offsets[event]!; k < eventCategories.offsets[event + 1]!; k++) {
-        const category = eventCategories.values[k]!;
-        if (categoryListed[category] === 1) categoryHits[category] = categoryHits[category]! + nodes;
+      if (nodes === 0) continue;
+      count += nodes;
+      if (organizerHits) {
+        for (let k = eventOrganizers.offsets[event]!; k < eventOrganizers.offsets[event + 1]!; k++) {
+          const organizer = eventOrganizers.values[k]!;
+          organizerHits[organizer] = organizerHits[organizer]! + nodes;
+        }
+      }
+      if (categoryHits) {
+        for (let k = eventCategories.offsets[event]!; k < eventCategories.offsets[event + 1]!; k++) {
+          const category = eventCategories.values[k]!;
+          if (categoryListed[category] === 1) categoryHits[category] = categoryHits[category]! + nodes;
+        }
       }
     }
   }
@@ -280,47 +311,32 @@ function scratchFor(snapshot: CalendarSnapshot): Scratch {
   return scratch;
 }
 
-/** The first nodes in listing order, up to the page and one more: no total, no facets. */
+/**
+ * The first nodes in listing order, up to the page and one more: no total, no facets. The dates are
+ * walked in listing order and the walk stops once the page and one more node are found.
+ */
 function firstNodes(snapshot: CalendarSnapshot, request: ResultRequest): ResultPage {
   const { query: q, page, pageSize } = request;
   const venues = allowedVenues(snapshot, q);
-  const datePasses = dateCondition(snapshot, request, venues);
-  const eventPasses = eventCondition(snapshot, q);
-  const groupByDay = q.groupByDay;
-  const scratch = scratchFor(snapshot);
-  const { stamp, judged, passes, noded, day } = scratch;
-  const { dateOrder, dateEvent, dateDay, dateStart } = snapshot;
+  const fromStart = q.fromStart ? q.fromStart.getTime() : Number.NEGATIVE_INFINITY;
   const until = q.until ? q.until.getTime() : Number.POSITIVE_INFINITY;
   // The allowed venues' dates alone, when they are few: the same dates in the same order (their
   // ranges merged as the walk goes, so it still stops once the page is found), but for those the
-  // venue condition would refuse anyway.
-  const ranges = venues ? venueRankRanges(snapshot, venues, q.fromStart ? q.fromStart.getTime() : Number.NEGATIVE_INFINITY, until) : null;
-  const merged = ranges ? new RankMerge(ranges) : null;
-  const firstNode = page * pageSize;
-  const lastNode = firstNode + pageSize;
-  const nodes: NodeIndex[] = [];
-  let count = 0;
-  for (let n = 0; count <= lastNode; n++) {
-    const rank = merged ? merged.next() : n < dateOrder.length ? n : -1;
-    if (rank < 0) break;
-    const i = dateOrder[rank]!;
-    // In listing order: no later date starts early enough.
-    if (dateStart[i]! >= until) break;
-    const event = dateEvent[i]!;
-    if (noded[event] === stamp && (!groupByDay || day[event] === dateDay[i])) continue;
-    if (judged[event] !== stamp) {
-      judged[event] = stamp;
-      passes[event] = eventPasses(event) ? 1 : 0;
-    }
-    if (passes[event] === 0 || !datePasses(i, event)) continue;
-    noded[event] = stamp;
-    day[event] = dateDay[i]!;
-    if (count >= firstNode) nodes.push({ event, date: i });
-    count++;
-  }
+  // venue condition would refuse anyway. Else the dates starting in [fromStart, until).
+  const ranges = venues ? venueRankRanges(snapshot, venues, fromStart, until) : null;
+  const ranks = ranges
+    ? new RankMerge(ranges)
+    : new RankWindow(
+        snapshot,
+        fromStart === Number.NEGATIVE_INFINITY ? 0 : firstRankStartingAt(snapshot, fromStart),
+        until === Number.POSITIVE_INFINITY ? snapshot.dateCount : firstRankStartingAt(snapshot, until),
+        lowerBound(q),
+      );
+  const lastNode = (page + 1) * pageSize;
+  const { nodes, count } = nodesInOrder(snapshot, request, ranks, lastNode + 1, null);
   return {
-    nodes: nodes.slice(0, pageSize),
-    hasMore: nodes.length > pageSize,
+    nodes,
+    hasMore: count > lastNode,
     // Exact when the walk ran out of dates before the page was full.
     totalCount: count <= lastNode ? count : null,
     facets: {},
@@ -501,4 +517,320 @@ function rankFacet(hits: Uint32Array, ids: readonly string[]): FacetCount[] {
   const counted: FacetCount[] = [];
   for (let i = 0; i < hits.length; i++) if (hits[i]! > 0) counted.push({ id: ids[i]!, hits: hits[i]! });
   return counted.sort((a, b) => b.hits - a.hits || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * How `findResultPage` finds a filter's page, total and facets (docs/performance.md, "A planned walk"):
+ * - `first-nodes`: no total and no facet asked; the dates in listing order until the page is found.
+ * - `closed-form`: no condition but "not ended" (and publishing), not grouped: the total and every
+ *   facet are counts over columns sorted once per snapshot (walk-indexes.ts), a binary search each;
+ *   the page is the first nodes of the dates in listing order.
+ * - `in-order`: the dates of a window of the listing order (`fromStartDate` to `untilDate`, a `when`
+ *   preset's) in that order, every condition tested per date: a node is an event's first passing date
+ *   met (of its day, grouped), so the page is the first nodes met.
+ * - `venue-runs`: the events with a date at an allowed venue alone (the venues' posting lists), each
+ *   tested as the full walk tests it; the page kept as the best nodes so far.
+ * - `event-runs`: the same over the events of a category or organizer condition (its posting list).
+ * - `full-walk`: every event (`everyNode`): search, `near` around a city, hour ranges or flags over the
+ *   whole calendar, grouping by day without a window... where nothing above is cheaper.
+ * Of those that apply, the one that reads the fewest dates (weighted by how it reads memory) is chosen.
+ */
+export type WalkPlan =
+  | { strategy: 'first-nodes' | 'full-walk' }
+  | { strategy: 'closed-form'; unpublished: number }
+  | { strategy: 'in-order'; from: number; to: number }
+  | { strategy: 'venue-runs'; runs: Uint32Array[] }
+  | { strategy: 'event-runs'; runs: Uint32Array[] };
+
+export type WalkStrategy = WalkPlan['strategy'];
+
+/**
+ * Relative cost per event visited: the full walk reads every event in sequence; a run reads its events
+ * in the same direction, skipping the others (fewer reads from each cache line); a walk in listing order
+ * jumps from event to event for each date of the window (random access). Measured at 100k events
+ * (bench/read-model-build.ts prints each shape's planned and full walk times).
+ */
+const FULL_WALK_COST = 1;
+const RUN_COST = 4;
+const IN_ORDER_COST = 2;
+/** The closed form's page is walked in listing order: deep pages take the full walk. */
+const CLOSED_FORM_MOST_NODES = 5000;
+/** Events unpublished at the request's now are subtracted one by one from the closed form's counts. */
+const CLOSED_FORM_MOST_UNPUBLISHED = 1000;
+
+/** The later of `fromDate` and now: a date counts while it has not ended then. */
+function lowerBound(q: EventQuery): number {
+  return Math.max(q.from.getTime(), q.now.getTime());
+}
+
+/** The cheapest exact way to answer the request (see WalkPlan). */
+export function planWalk(snapshot: CalendarSnapshot, request: ResultRequest): WalkPlan {
+  if (!request.wantsTotal && request.facets.length === 0) return { strategy: 'first-nodes' };
+  const q = request.query;
+  const eventLevel =
+    q.categories != null ||
+    q.notCategories.length > 0 ||
+    q.organizerSlugSets.length > 0 ||
+    q.tag != null ||
+    q.mode != null ||
+    q.superEvent != null ||
+    q.onlyFeatured ||
+    q.onlyFeaturedSpecialEvent;
+  const venues = allowedVenues(snapshot, q);
+  const dateLevel =
+    venues != null || q.until != null || q.fromStart != null || q.hoursRange != null || q.cancelledNotIncluded || q.soldOutNotIncluded || request.words.length > 0;
+  if (!eventLevel && !dateLevel && !q.groupByDay && (request.page + 1) * request.pageSize < CLOSED_FORM_MOST_NODES) {
+    const unpublished = unpublishedAt(snapshot, q.now.getTime());
+    if (unpublished <= Math.max(CLOSED_FORM_MOST_UNPUBLISHED, snapshot.eventIds.length >> 4)) return { strategy: 'closed-form', unpublished };
+  }
+
+  let plan: WalkPlan = { strategy: 'full-walk' };
+  let cost = snapshot.eventIds.length * FULL_WALK_COST;
+  const fromStart = q.fromStart ? q.fromStart.getTime() : Number.NEGATIVE_INFINITY;
+  const until = q.until ? q.until.getTime() : Number.POSITIVE_INFINITY;
+  const first = fromStart === Number.NEGATIVE_INFINITY ? 0 : firstRankStartingAt(snapshot, fromStart);
+  const last = until === Number.POSITIVE_INFINITY ? snapshot.dateCount : firstRankStartingAt(snapshot, until);
+  if (Math.max(0, last - first) * IN_ORDER_COST < cost) {
+    plan = { strategy: 'in-order', from: first, to: Math.max(first, last) };
+    cost = Math.max(0, last - first) * IN_ORDER_COST;
+  }
+  if (venues) {
+    const runs = runsOf(snapshot.walk.venueEvents, Array.from(venues.keys()).filter((v) => venues[v] === 1));
+    if (runs.events * RUN_COST < cost) {
+      plan = { strategy: 'venue-runs', runs: runs.lists };
+      cost = runs.events * RUN_COST;
+    }
+  }
+  const events = eventRunsOf(snapshot, q);
+  if (events && events.events * RUN_COST < cost) plan = { strategy: 'event-runs', runs: events.lists };
+  return plan;
+}
+
+/** How many events are unpublished at `now` (a prefix of `publishedLate`). */
+function unpublishedAt(snapshot: CalendarSnapshot, now: number): number {
+  const { publishedLate } = snapshot.walk;
+  const publishing = snapshot.eventPublishing;
+  let low = 0;
+  let high = publishedLate.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (publishing[publishedLate[middle]!]! > now) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The first position in the listing order whose date starts at or after `t`. */
+function firstRankStartingAt(snapshot: CalendarSnapshot, t: number): number {
+  const { dateOrder, dateStart } = snapshot;
+  let low = 0;
+  let high = dateOrder.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (dateStart[dateOrder[middle]!]! < t) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The posting lists of these entities (each once; an unknown one, undefined, has no event), and their length. */
+function runsOf(lists: SortedLists<Uint32Array>, entities: Iterable<number | undefined>): { lists: Uint32Array[]; events: number } {
+  const runs: Uint32Array[] = [];
+  let events = 0;
+  for (const entity of new Set(entities)) {
+    if (entity === undefined) continue;
+    runs.push(lists.values.subarray(lists.offsets[entity], lists.offsets[entity + 1]));
+    events += runs.at(-1)!.length;
+  }
+  return { lists: runs, events };
+}
+
+/** The events an event-level condition allows as posting lists: the shortest of `categories` and each organizer set's; null without. */
+function eventRunsOf(snapshot: CalendarSnapshot, q: EventQuery): { lists: Uint32Array[]; events: number } | null {
+  const { categoryEvents, organizerEvents } = snapshot.walk;
+  let best = q.categories ? runsOf(categoryEvents, q.categories.map((c) => snapshot.categoryByKey.get(c))) : null;
+  for (const slugs of q.organizerSlugSets) {
+    const found = runsOf(organizerEvents, slugs.map((slug) => snapshot.organizerBySlug.get(slug)));
+    if (!best || found.events < best.events) best = found;
+  }
+  return best;
+}
+
+/**
+ * The positions [from, to) of the listing order whose dates have not ended at `alive`, skipping whole
+ * blocks whose dates have all ended (`rankBlockEnds`).
+ */
+class RankWindow {
+  private rank: number;
+  private readonly dateOrder: Uint32Array;
+  private readonly dateEnds: Float64Array;
+  private readonly blockEnds: Float64Array;
+
+  constructor(
+    snapshot: CalendarSnapshot,
+    from: number,
+    private readonly to: number,
+    private readonly alive: number,
+  ) {
+    this.rank = from;
+    this.dateOrder = snapshot.dateOrder;
+    this.dateEnds = snapshot.dateEnds;
+    this.blockEnds = snapshot.walk.rankBlockEnds;
+  }
+
+  next(): number {
+    const { to, alive, dateOrder, dateEnds, blockEnds } = this;
+    const blockMask = (1 << RANK_BLOCK_SHIFT) - 1;
+    for (let rank = this.rank; rank < to; rank++) {
+      if ((rank & blockMask) === 0) {
+        while (rank < to && blockEnds[rank >> RANK_BLOCK_SHIFT]! <= alive) rank += blockMask + 1;
+        if (rank >= to) break;
+      }
+      if (dateEnds[dateOrder[rank]!]! > alive) {
+        this.rank = rank + 1;
+        return rank;
+      }
+    }
+    this.rank = to;
+    return -1;
+  }
+}
+
+/** Facet counters of the facets asked, filled node by node. */
+class FacetHits {
+  readonly venues: Uint32Array | null;
+  readonly organizers: Uint32Array | null;
+  readonly categories: Uint32Array | null;
+
+  constructor(
+    private readonly snapshot: CalendarSnapshot,
+    facets: readonly FacetKind[],
+  ) {
+    this.venues = facets.includes('venues') ? new Uint32Array(snapshot.venueIds.length) : null;
+    this.organizers = facets.includes('organizers') ? new Uint32Array(snapshot.organizerIds.length) : null;
+    this.categories = facets.includes('categories') ? new Uint32Array(snapshot.categoryIds.length) : null;
+  }
+
+  /** `nodes` more nodes of the event (`date`: one of them, when one, for its venue; -1: counted by `venueNode`). */
+  add(event: number, nodes: number, date: number): void {
+    const { venues, organizers, categories } = this;
+    if (venues && date >= 0) this.venueNode(date);
+    if (organizers) {
+      const { offsets, values } = this.snapshot.eventOrganizers;
+      for (let k = offsets[event]!; k < offsets[event + 1]!; k++) organizers[values[k]!] = organizers[values[k]!]! + nodes;
+    }
+    if (categories) {
+      const { offsets, values } = this.snapshot.eventCategories;
+      const listed = this.snapshot.categoryListed;
+      for (let k = offsets[event]!; k < offsets[event + 1]!; k++) {
+        const category = values[k]!;
+        if (listed[category] === 1) categories[category] = categories[category]! + nodes;
+      }
+    }
+  }
+
+  venueNode(date: number): void {
+    const venue = this.snapshot.dateVenue[date]!;
+    if (this.venues && venue >= 0) this.venues[venue] = this.venues[venue]! + 1;
+  }
+
+  ranked(): ResultPage['facets'] {
+    const { venues, organizers, categories, snapshot } = this;
+    return {
+      ...(venues ? { venues: rankFacet(venues, snapshot.venueIds) } : {}),
+      ...(organizers ? { organizers: rankFacet(organizers, snapshot.organizerIds) } : {}),
+      ...(categories ? { categories: rankFacet(categories, snapshot.categoryIds) } : {}),
+    };
+  }
+}
+
+/**
+ * The nodes among the dates `ranks` gives in listing order, every condition tested per date: an event's
+ * first passing date met is its node (grouped by day: its first of each day, the days coming in order
+ * too). Stops after `most` nodes; counts facets when asked.
+ */
+function nodesInOrder(snapshot: CalendarSnapshot, request: ResultRequest, ranks: { next(): number }, most: number, hits: FacetHits | null): { nodes: NodeIndex[]; count: number } {
+  const { query: q, page, pageSize } = request;
+  const datePasses = dateCondition(snapshot, request);
+  const eventPasses = eventCondition(snapshot, q);
+  const groupByDay = q.groupByDay;
+  const { stamp, judged, passes, noded, day } = scratchFor(snapshot);
+  const { dateOrder, dateEvent, dateDay } = snapshot;
+  const firstNode = page * pageSize;
+  const lastNode = firstNode + pageSize;
+  const nodes: NodeIndex[] = [];
+  let count = 0;
+  while (count < most) {
+    const rank = ranks.next();
+    if (rank < 0) break;
+    const i = dateOrder[rank]!;
+    const event = dateEvent[i]!;
+    if (noded[event] === stamp && (!groupByDay || day[event] === dateDay[i])) continue;
+    if (judged[event] !== stamp) {
+      judged[event] = stamp;
+      passes[event] = eventPasses(event) ? 1 : 0;
+    }
+    if (passes[event] === 0 || !datePasses(i, event)) continue;
+    noded[event] = stamp;
+    day[event] = dateDay[i]!;
+    if (count >= firstNode && count < lastNode) nodes.push({ event, date: i });
+    count++;
+    hits?.add(event, 1, i);
+  }
+  return { nodes, count };
+}
+
+/** `in-order` and `venue-runs`: every node met in listing order, the page the first ones. */
+function inOrder(snapshot: CalendarSnapshot, request: ResultRequest, ranks: RankWindow): ResultPage {
+  const hits = new FacetHits(snapshot, request.facets);
+  const { nodes, count } = nodesInOrder(snapshot, request, ranks, Number.POSITIVE_INFINITY, hits);
+  return { nodes, hasMore: count > (request.page + 1) * request.pageSize, totalCount: count, facets: hits.ranked() };
+}
+
+
+/**
+ * `closed-form`: with no condition but "not ended at t" (t the later of fromDate and now), an event has
+ * one node iff its last end is after t, at the venue of its first date that ends after t. Per venue
+ * (walk-indexes.ts, promotion intervals), organizer and category, that is a count over a sorted column;
+ * the events unpublished at now (few: a prefix of `publishedLate`) are then taken out one by one.
+ */
+function closedForm(snapshot: CalendarSnapshot, request: ResultRequest, unpublished: number): ResultPage {
+  const { query: q, page, pageSize } = request;
+  const t = lowerBound(q);
+  const { slotFirstDates, slotPrevEnds, slotEnds, organizerLastEnds, categoryLastEnds, eventLastEnd, publishedLate } = snapshot.walk;
+  const hits = new FacetHits(snapshot, request.facets);
+  let count = 0;
+  for (let s = 0; s < slotFirstDates.length; s++) {
+    const nodes =
+      slotFirstDates[s]! +
+      countAtMost(slotPrevEnds.values, slotPrevEnds.offsets[s]!, slotPrevEnds.offsets[s + 1]!, t) -
+      countAtMost(slotEnds.values, slotEnds.offsets[s]!, slotEnds.offsets[s + 1]!, t);
+    count += nodes;
+    // The last slot holds the dates without a venue.
+    if (hits.venues && s < hits.venues.length) hits.venues[s] = nodes;
+  }
+  const endingAfter = ({ offsets, values }: SortedLists<Float64Array>, entity: number) =>
+    offsets[entity + 1]! - offsets[entity]! - countAtMost(values, offsets[entity]!, offsets[entity + 1]!, t);
+  if (hits.organizers) for (let o = 0; o < hits.organizers.length; o++) hits.organizers[o] = endingAfter(organizerLastEnds, o);
+  if (hits.categories) {
+    const listed = snapshot.categoryListed;
+    for (let c = 0; c < hits.categories.length; c++) if (listed[c] === 1) hits.categories[c] = endingAfter(categoryLastEnds, c);
+  }
+  const { eventDateOffsets, dateEnds, dateVenue } = snapshot;
+  for (let k = 0; k < unpublished; k++) {
+    const event = publishedLate[k]!;
+    if (!(eventLastEnd[event]! > t)) continue;
+    count--;
+    hits.add(event, -1, -1);
+    if (hits.venues) {
+      let date = eventDateOffsets[event]!;
+      while (!(dateEnds[date]! > t)) date++;
+      const venue = dateVenue[date]!;
+      if (venue >= 0) hits.venues[venue] = hits.venues[venue]! - 1;
+    }
+  }
+  // The page: the first nodes in listing order (the total is known, so the walk stops after the page).
+  const lastNode = (page + 1) * pageSize;
+  const { nodes } = nodesInOrder(snapshot, request, new RankWindow(snapshot, 0, snapshot.dateCount, t), lastNode, null);
+  return { nodes, hasMore: count > lastNode, totalCount: count, facets: hits.ranked() };
 }

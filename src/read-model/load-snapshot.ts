@@ -16,6 +16,7 @@ import {
 } from './calendar-snapshot.js';
 import { GrowingColumn } from './growing-column.js';
 import { readSnapshotChangeLog } from './snapshot-change-log.js';
+import { buildWalkIndexes } from './walk-indexes.js';
 
 /**
  * Dates that ended up to this long before the build are kept: a request's "now" may lag the
@@ -296,7 +297,7 @@ async function readEvents(trx: Transaction<Database>, cutoff: Date, catalogue: C
 
 type DateColumns = Pick<
   CalendarSnapshot,
-  'eventDateOffsets' | 'dateCount' | 'dateOrder' | 'venueDateRanks' | 'dateStart' | 'dateEnds' | 'dateEvent' | 'dateVenue' | 'dateId' | 'dateDay' | 'dateMinute' | 'dateFlags'
+  'eventDateOffsets' | 'dateCount' | 'dateOrder' | 'venueDateRanks' | 'walk' | 'dateStart' | 'dateEnds' | 'dateEvent' | 'dateVenue' | 'dateId' | 'dateDay' | 'dateMinute' | 'dateFlags'
 >;
 
 interface DateRow {
@@ -384,14 +385,16 @@ async function readDates(trx: Transaction<Database>, cutoff: Date, events: Event
   for (let i = 0; i < count; i++) dateOrder[i] = i;
   dateOrder.sort((a, b) => dateStart[a]! - dateStart[b]! || dateEvent[a]! - dateEvent[b]! || dateId[a]! - dateId[b]!);
   const dateVenue = permute(venue, (n) => new Int32Array(n));
+  const dateEnds = permute(ends, (n) => new Float64Array(n));
 
   return {
     eventDateOffsets: offsets,
     dateCount: count,
     dateOrder,
     venueDateRanks: ranksByVenue(dateOrder, dateVenue, catalogue.venueIndex.size),
+    walk: buildWalkIndexes({ ...catalogue.snapshot, ...events.snapshot, eventDateOffsets: offsets, dateOrder, dateEnds, dateVenue }),
     dateStart,
-    dateEnds: permute(ends, (n) => new Float64Array(n)),
+    dateEnds,
     dateEvent,
     dateVenue,
     dateId,

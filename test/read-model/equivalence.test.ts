@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Filter } from '../../generated/schema-types.js';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { generateDemoCalendar } from '../../src/demo/demo-calendar.js';
 import { mulberry32 } from '../../src/demo/seeded-random.js';
+import { buildEventQuery } from '../../src/domain/event-query.js';
 import { parseDateArgument } from '../../src/domain/oslo-time.js';
 import { searchWords } from '../../src/domain/search-term.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
+import { DATE_NO_END } from '../../src/read-model/calendar-snapshot.js';
+import { everyNode, findResultPage, planWalk, type FacetKind, type ResultRequest, type WalkStrategy } from '../../src/read-model/event-results.js';
+import { loadSnapshot } from '../../src/read-model/load-snapshot.js';
+import { wordMatch } from '../../src/read-model/search-matches.js';
 import { createGraphQLRunner, type RunOperation } from '../support/graphql-runner.js';
 import { referenceFacets, referenceNodes, referenceWhenWindow, type ReferenceFilter } from '../support/reference-events.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
@@ -12,7 +18,8 @@ import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 /*
  * The read model answers `events` from memory. Here its pages, totals and facets are compared with
  * a plain SQL statement of the same rules (test/support/reference-events.ts) over many random
- * filters, instants and page sizes, on the demo calendar (every shape of event it generates).
+ * filters, instants and page sizes, on the demo calendar (every shape of event it generates); then
+ * every strategy of its planned walk (event-results.ts, `planWalk`) with its full walk (`everyNode`).
  */
 
 const TODAY = new Date('2026-06-01T10:00:00Z');
@@ -184,5 +191,121 @@ describe(`read model (${databaseLabel}): the same answers as plain SQL`, () => {
     expect(nonEmpty).toBeGreaterThan(60);
     expect(nearNonEmpty).toBeGreaterThan(12);
     expect(whenNonEmpty).toBeGreaterThan(12);
+  });
+});
+
+describe(`read model (${databaseLabel}): every planned strategy gives the full walk's answer`, () => {
+  it('agrees with the full walk on random filters drawn for each strategy', async () => {
+    const snapshot = await loadSnapshot(database.db, TODAY);
+    const random = randomSource(20261128);
+    const categoryIds = (calendar.categories ?? []).map((c) => c.id);
+    const venueSlugs = (calendar.venues ?? []).map((v) => v.slug);
+    const organizerSlugs = (calendar.organizers ?? []).map((o) => o.slug);
+    const municipalities = [...new Set((calendar.venues ?? []).map((v) => v.municipality).filter((m): m is string => m != null))];
+    const tags = [...new Set((calendar.events ?? []).flatMap((e) => e.tags ?? []))];
+    const points = (calendar.venues ?? []).flatMap((v) => (v.location ? [v.location] : []));
+    const presets = ['TODAY', 'TONIGHT', 'TOMORROW', 'THIS_WEEKEND', 'NEXT_7_DAYS', 'THIS_MONTH'] as const;
+    const titleWords = [...new Set((calendar.events ?? []).flatMap((e) => searchWords(e.title_nb ?? '')).filter((w) => w.length >= 3))];
+    const allFacets: FacetKind[] = ['venues', 'organizers', 'categories'];
+
+    /** What each strategy met: answers with nodes, and the rules the cases must have exercised. */
+    const seen = new Map<WalkStrategy, { cases: number; nonEmpty: number; grouped: number; words: number; promoted: number; promotedAcrossVenues: number; threeHours: number; unpublished: number }>();
+    for (let round = 0; round < 1600; round++) {
+      // Mostly within the first weeks (events unpublished at now exist then); hours and minutes vary.
+      const now = new Date(TODAY.getTime() + random.int(0, random.chance(0.5) ? 24 * 3 : 24 * 40) * 3_600_000 + random.int(0, 59) * 60_000);
+      const filter: Filter = {};
+      // Each round leans to one kind of condition, so every strategy is drawn often.
+      const lean = random.pick(['plain', 'window', 'venue', 'entity', 'other'] as const);
+      if (lean !== 'window' && random.chance(0.6)) filter.fromDate = new Date(now.getTime() + random.int(-5 * 24, 60 * 24) * 3_600_000 + random.pick([0, -90, -150, -170]) * 60_000).toISOString();
+      if (lean === 'window') {
+        if (random.chance(0.6)) filter.when = random.pick(presets);
+        else {
+          filter.untilDate = new Date(now.getTime() + random.int(2, 24 * 20) * 3_600_000).toISOString();
+          if (random.chance(0.5)) filter.fromDate = new Date(now.getTime() + random.int(0, 24) * 3_600_000 + random.pick([0, -90, -150, -170]) * 60_000).toISOString();
+        }
+        if (random.chance(0.3)) filter.fromStartDate = new Date(now.getTime() + random.int(-48, 24 * 5) * 3_600_000).toISOString();
+      }
+      if (lean === 'venue') {
+        if (random.chance(0.6)) filter.venues = random.some(venueSlugs, 2);
+        else if (random.chance(0.5)) filter.municipality = random.pick(municipalities);
+        else {
+          const point = random.pick(points);
+          filter.near = { latitude: point.latitude, longitude: point.longitude, radiusKm: random.pick([0.5, 2, 600]) };
+        }
+      }
+      if (lean === 'entity') {
+        if (random.chance(0.6)) filter.categories = random.some(categoryIds, 2);
+        else filter.organizers = random.some(organizerSlugs, 2);
+        if (random.chance(0.2)) filter.organizerSlug = random.pick(organizerSlugs);
+      }
+      if (lean !== 'plain') {
+        if (random.chance(0.15)) filter.notCategories = random.some(categoryIds, 2);
+        if (random.chance(0.1)) filter.tag = random.pick(tags);
+        if (random.chance(0.1)) filter.mode = random.pick(['online', 'offline']);
+        if (random.chance(0.25)) filter.cancelledNotIncluded = true;
+        if (random.chance(0.25)) filter.soldOutNotIncluded = true;
+        if (random.chance(0.3)) filter.hoursRange = `${String(random.int(0, 23)).padStart(2, '0')}:00-${String(random.int(0, 23)).padStart(2, '0')}:30`;
+        if (random.chance(0.3)) filter.searchTerm = random.pick(titleWords);
+        if (random.chance(0.3)) filter.groupRepetitionsByDay = true;
+      }
+      if (lean === 'other' && random.chance(0.3)) filter.groupRepetitionsByDay = true;
+      const built = buildEventQuery(filter, now);
+      if (!built.ok) throw new Error(`invalid filter ${JSON.stringify(filter)}: ${built.invalidArgs.join(', ')}`);
+      const q = built.query;
+      const mode = random.chance(0.2) ? 'approximate' : 'literal';
+      const words = await Promise.all(q.searchWords.map((word) => wordMatch(database.db, snapshot, word, mode)));
+      const deep = random.chance(0.05);
+      const request: ResultRequest = {
+        query: q,
+        words,
+        page: deep ? random.int(4, 6) : random.chance(0.6) ? 0 : random.int(1, 4),
+        pageSize: deep ? 1000 : random.pick([1, 3, 10, 20, 50]),
+        facets: random.chance(0.7) ? allFacets : allFacets.filter(() => random.chance(0.5)),
+        wantsTotal: true,
+      };
+      const context = JSON.stringify({ round, now: now.toISOString(), filter, mode, page: request.page, pageSize: request.pageSize, facets: request.facets });
+      const plan = planWalk(snapshot, request);
+      const planned = findResultPage(snapshot, request);
+      const reference = everyNode(snapshot, request);
+      expect(planned, context).toEqual(reference);
+      // Without totals and facets: the first nodes alone, the same page.
+      const pageOnly = findResultPage(snapshot, { ...request, facets: [], wantsTotal: false });
+      expect({ nodes: pageOnly.nodes, hasMore: pageOnly.hasMore }, `${context} (page only)`).toEqual({ nodes: reference.nodes, hasMore: reference.hasMore });
+
+      const tally = seen.get(plan.strategy) ?? { cases: 0, nonEmpty: 0, grouped: 0, words: 0, promoted: 0, promotedAcrossVenues: 0, threeHours: 0, unpublished: 0 };
+      seen.set(plan.strategy, tally);
+      tally.cases++;
+      if ((reference.totalCount ?? 0) === 0) continue;
+      tally.nonEmpty++;
+      
+      if (words.length > 0) tally.words++;
+      const from = Math.max(q.from.getTime(), q.now.getTime());
+      // Every node of the answer (not only the page's).
+      const all = everyNode(snapshot, { ...request, page: 0, pageSize: reference.totalCount!, facets: [] }).nodes;
+      if (q.groupByDay && all.some((n, k) => all.findIndex((m) => m.event === n.event) !== k)) tally.grouped++;
+      for (const { event, date } of all) {
+        // Promotion: a later date is the node, an earlier one that has not ended failing a condition (at another venue, another hour...).
+        const firstAlive = snapshot.eventDateOffsets[event]! + [...snapshot.dateEnds.subarray(snapshot.eventDateOffsets[event], snapshot.eventDateOffsets[event + 1])].findIndex((end) => end > from);
+        if (date !== firstAlive) tally.promoted++;
+        if (date !== firstAlive && snapshot.dateVenue[firstAlive] !== snapshot.dateVenue[date]) tally.promotedAcrossVenues++;
+        // The three-hour rule: a date without an end time, started before the lower bound, still counts.
+        if ((snapshot.dateFlags[date]! & DATE_NO_END) !== 0 && snapshot.dateStart[date]! < from) tally.threeHours++;
+      }
+      if (plan.strategy === 'closed-form' && plan.unpublished > 0) tally.unpublished++;
+    }
+    const summary = Object.fromEntries(seen);
+    for (const strategy of ['closed-form', 'in-order', 'venue-runs', 'event-runs', 'full-walk'] as const) {
+      expect(summary[strategy]?.nonEmpty ?? 0, `${strategy}: ${JSON.stringify(summary)}`).toBeGreaterThan(40);
+    }
+    // The subtle rules met by the strategies that do not visit every event.
+    expect(summary['closed-form']!.threeHours, JSON.stringify(summary)).toBeGreaterThan(0);
+    expect(summary['closed-form']!.unpublished, JSON.stringify(summary)).toBeGreaterThan(10);
+    expect(summary['in-order']!.threeHours, JSON.stringify(summary)).toBeGreaterThan(0);
+    for (const strategy of ['in-order', 'venue-runs', 'event-runs'] as const) {
+      expect(summary[strategy]!.grouped, `${strategy} grouped: ${JSON.stringify(summary)}`).toBeGreaterThan(3);
+      expect(summary[strategy]!.words, `${strategy} search: ${JSON.stringify(summary)}`).toBeGreaterThan(3);
+      expect(summary[strategy]!.promoted, `${strategy} promotion: ${JSON.stringify(summary)}`).toBeGreaterThan(3);
+    }
+    expect(summary['venue-runs']!.promotedAcrossVenues, JSON.stringify(summary)).toBeGreaterThan(3);
   });
 });

@@ -1,0 +1,213 @@
+/**
+ * What the planned walk (event-results.ts, `planWalk`) reads besides the snapshot's columns: sorted
+ * columns and posting lists, built once per snapshot (load-snapshot.ts), never per request.
+ */
+
+/** Dates of a block of 2^RANK_BLOCK_SHIFT positions of the listing order share one entry of `rankBlockEnds`. */
+export const RANK_BLOCK_SHIFT = 6;
+
+/** Lists per entity as offsets into one flat array (entity i: values[offsets[i] .. offsets[i+1])). */
+export interface SortedLists<T extends Uint32Array | Float64Array> {
+  offsets: Uint32Array;
+  values: T;
+}
+
+export interface WalkIndexes {
+  /** Per event: the latest end of its dates (ms): it has a date that has not ended at t iff this is after t. */
+  eventLastEnd: Float64Array;
+  /**
+   * Posting lists, ascending event numbers (a walk over one reads memory in the full walk's direction):
+   * per category and per organizer its events (an entity listed twice in an event's list lists the event
+   * twice), per venue the events with a date at it (once each).
+   */
+  categoryEvents: SortedLists<Uint32Array>;
+  organizerEvents: SortedLists<Uint32Array>;
+  venueEvents: SortedLists<Uint32Array>;
+  /** The same category and organizer lists as the events' last ends, ascending: how many end after t is a binary search. */
+  categoryLastEnds: SortedLists<Float64Array>;
+  organizerLastEnds: SortedLists<Float64Array>;
+  /**
+   * Promotion intervals per venue slot (slot v: venue v; the last slot: dates without a venue). With no
+   * condition but "has not ended at t", date i is its event's node at t iff P(i) <= t < end(i), where
+   * P(i) is the latest end of the event's earlier dates (-Infinity for its first): so a slot's nodes at
+   * t are #{P <= t} - #{end <= t} over its dates with P < end (the others are never a node).
+   * `slotFirstDates`: how many of those have P = -Infinity; `slotPrevEnds`: the others' P, ascending;
+   * `slotEnds`: every such date's end, ascending.
+   */
+  slotFirstDates: Uint32Array;
+  slotPrevEnds: SortedLists<Float64Array>;
+  slotEnds: SortedLists<Float64Array>;
+  /** Events with a publishing date, the latest-published first: those unpublished at t are a prefix. */
+  publishedLate: Uint32Array;
+  /** Per block of 2^RANK_BLOCK_SHIFT positions of `dateOrder`: the latest end among its dates (walks skip ended blocks). */
+  rankBlockEnds: Float64Array;
+}
+
+/** The snapshot columns the indexes are built from (a CalendarSnapshot fits). */
+export interface WalkIndexSource {
+  eventIds: readonly string[];
+  eventPublishing: Float64Array;
+  eventCategories: SortedLists<Uint32Array>;
+  eventOrganizers: SortedLists<Uint32Array>;
+  eventDateOffsets: Uint32Array;
+  categoryIds: readonly string[];
+  organizerIds: readonly string[];
+  venueIds: readonly string[];
+  dateOrder: Uint32Array;
+  dateEnds: Float64Array;
+  dateVenue: Int32Array;
+}
+
+export function buildWalkIndexes(source: WalkIndexSource): WalkIndexes {
+  const { eventDateOffsets, dateEnds, eventPublishing } = source;
+  const events = source.eventIds.length;
+  const eventLastEnd = new Float64Array(events);
+  for (let e = 0; e < events; e++) {
+    let last = Number.NEGATIVE_INFINITY;
+    for (let i = eventDateOffsets[e]!; i < eventDateOffsets[e + 1]!; i++) if (dateEnds[i]! > last) last = dateEnds[i]!;
+    eventLastEnd[e] = last;
+  }
+  let late = 0;
+  for (let e = 0; e < events; e++) if (!Number.isNaN(eventPublishing[e]!)) late++;
+  const publishedLate = new Uint32Array(late);
+  late = 0;
+  for (let e = 0; e < events; e++) if (!Number.isNaN(eventPublishing[e]!)) publishedLate[late++] = e;
+  publishedLate.sort((a, b) => eventPublishing[b]! - eventPublishing[a]! || a - b);
+
+  const categoryEvents = eventsByEntity(source.eventCategories, source.categoryIds.length);
+  const organizerEvents = eventsByEntity(source.eventOrganizers, source.organizerIds.length);
+  return {
+    eventLastEnd,
+    categoryEvents,
+    organizerEvents,
+    venueEvents: eventsByEntity(venuesOfEvents(source), source.venueIds.length),
+    categoryLastEnds: lastEndsOf(categoryEvents, eventLastEnd),
+    organizerLastEnds: lastEndsOf(organizerEvents, eventLastEnd),
+    ...promotionIntervals(source),
+    publishedLate,
+    rankBlockEnds: rankBlockEnds(source.dateOrder, dateEnds),
+  };
+}
+
+/** Each entity's events, ascending (a counting sort: one pass to count, one to place). */
+function eventsByEntity(lists: SortedLists<Uint32Array>, entities: number): SortedLists<Uint32Array> {
+  const offsets = new Uint32Array(entities + 1);
+  for (let k = 0; k < lists.values.length; k++) offsets[lists.values[k]! + 1] = offsets[lists.values[k]! + 1]! + 1;
+  for (let c = 0; c < entities; c++) offsets[c + 1] = offsets[c + 1]! + offsets[c]!;
+  const values = new Uint32Array(offsets[entities]!);
+  const next = offsets.slice(0, entities);
+  for (let e = 0; e + 1 < lists.offsets.length; e++) {
+    for (let k = lists.offsets[e]!; k < lists.offsets[e + 1]!; k++) values[next[lists.values[k]!]!++] = e;
+  }
+  return { offsets, values };
+}
+
+/** Per event, the venues of its dates, each once. */
+function venuesOfEvents(source: WalkIndexSource): SortedLists<Uint32Array> {
+  const { eventDateOffsets, dateVenue } = source;
+  const events = eventDateOffsets.length - 1;
+  const seen = new Int32Array(source.venueIds.length).fill(-1);
+  const offsets = new Uint32Array(events + 1);
+  const venues: number[] = [];
+  for (let e = 0; e < events; e++) {
+    for (let i = eventDateOffsets[e]!; i < eventDateOffsets[e + 1]!; i++) {
+      const venue = dateVenue[i]!;
+      if (venue < 0 || seen[venue] === e) continue;
+      seen[venue] = e;
+      venues.push(venue);
+    }
+    offsets[e + 1] = venues.length;
+  }
+  return { offsets, values: Uint32Array.from(venues) };
+}
+
+/** The lists' events as their last ends, each list ascending. */
+function lastEndsOf(lists: SortedLists<Uint32Array>, eventLastEnd: Float64Array): SortedLists<Float64Array> {
+  const values = new Float64Array(lists.values.length);
+  for (let k = 0; k < values.length; k++) values[k] = eventLastEnd[lists.values[k]!]!;
+  // A typed array's own sort is numeric.
+  for (let c = 0; c + 1 < lists.offsets.length; c++) values.subarray(lists.offsets[c], lists.offsets[c + 1]).sort();
+  return { offsets: lists.offsets, values };
+}
+
+function promotionIntervals(source: WalkIndexSource): Pick<WalkIndexes, 'slotFirstDates' | 'slotPrevEnds' | 'slotEnds'> {
+  const { eventDateOffsets, dateEnds, dateVenue } = source;
+  const slots = source.venueIds.length + 1;
+  const slotOf = (date: number) => (dateVenue[date]! < 0 ? slots - 1 : dateVenue[date]!);
+  const dates = dateEnds.length;
+  // P of every date, then the promotable ones counted and placed per slot.
+  const prev = new Float64Array(dates);
+  for (let e = 0; e + 1 < eventDateOffsets.length; e++) {
+    let latest = Number.NEGATIVE_INFINITY;
+    for (let i = eventDateOffsets[e]!; i < eventDateOffsets[e + 1]!; i++) {
+      prev[i] = latest;
+      if (dateEnds[i]! > latest) latest = dateEnds[i]!;
+    }
+  }
+  const slotFirstDates = new Uint32Array(slots);
+  const prevOffsets = new Uint32Array(slots + 1);
+  const endOffsets = new Uint32Array(slots + 1);
+  for (let i = 0; i < dates; i++) {
+    if (!(prev[i]! < dateEnds[i]!)) continue;
+    const s = slotOf(i);
+    endOffsets[s + 1] = endOffsets[s + 1]! + 1;
+    if (prev[i] === Number.NEGATIVE_INFINITY) slotFirstDates[s] = slotFirstDates[s]! + 1;
+    else prevOffsets[s + 1] = prevOffsets[s + 1]! + 1;
+  }
+  for (let s = 0; s < slots; s++) {
+    prevOffsets[s + 1] = prevOffsets[s + 1]! + prevOffsets[s]!;
+    endOffsets[s + 1] = endOffsets[s + 1]! + endOffsets[s]!;
+  }
+  const prevValues = new Float64Array(prevOffsets[slots]!);
+  const endValues = new Float64Array(endOffsets[slots]!);
+  const nextPrev = prevOffsets.slice(0, slots);
+  const nextEnd = endOffsets.slice(0, slots);
+  for (let i = 0; i < dates; i++) {
+    if (!(prev[i]! < dateEnds[i]!)) continue;
+    const s = slotOf(i);
+    endValues[nextEnd[s]!++] = dateEnds[i]!;
+    if (prev[i] !== Number.NEGATIVE_INFINITY) prevValues[nextPrev[s]!++] = prev[i]!;
+  }
+  for (let s = 0; s < slots; s++) {
+    prevValues.subarray(prevOffsets[s], prevOffsets[s + 1]).sort();
+    endValues.subarray(endOffsets[s], endOffsets[s + 1]).sort();
+  }
+  return { slotFirstDates, slotPrevEnds: { offsets: prevOffsets, values: prevValues }, slotEnds: { offsets: endOffsets, values: endValues } };
+}
+
+function rankBlockEnds(dateOrder: Uint32Array, dateEnds: Float64Array): Float64Array {
+  const blocks = new Float64Array(Math.ceil(dateOrder.length / (1 << RANK_BLOCK_SHIFT))).fill(Number.NEGATIVE_INFINITY);
+  for (let rank = 0; rank < dateOrder.length; rank++) {
+    const end = dateEnds[dateOrder[rank]!]!;
+    const block = rank >> RANK_BLOCK_SHIFT;
+    if (end > blocks[block]!) blocks[block] = end;
+  }
+  return blocks;
+}
+
+/** How many values of the ascending run values[from .. to) are at most t. */
+export function countAtMost(values: Float64Array, from: number, to: number, t: number): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (values[middle]! <= t) low = middle + 1;
+    else high = middle;
+  }
+  return low - from;
+}
+
+/** Bytes of the indexes' typed arrays (a buffer two lists share counted once). */
+export function walkIndexBytes(indexes: WalkIndexes): number {
+  const buffers = new Set<ArrayBufferLike>();
+  for (const value of Object.values(indexes) as unknown[]) {
+    if (ArrayBuffer.isView(value)) buffers.add(value.buffer);
+    else if (value && typeof value === 'object' && 'offsets' in value && 'values' in value) {
+      const lists = value as SortedLists<Uint32Array | Float64Array>;
+      buffers.add(lists.offsets.buffer).add(lists.values.buffer);
+    }
+  }
+  let bytes = 0;
+  for (const buffer of buffers) bytes += buffer.byteLength;
+  return bytes;
+}
