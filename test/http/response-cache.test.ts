@@ -259,8 +259,16 @@ describe.skipIf(!twoNodes)(`two nodes on PostgreSQL sharing Redis${twoNodes ? ''
 
   it('counts the deprecated coordinates of an answer the second node reads from Redis, as the first counted its execution', async () => {
     const query = '{ events(filter: { sortBy: "startDate", categories: ["THEATER"] }) { totalCount } }';
-    await getGraphQL(first.url, { query });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const redis = new Redis(redisUrl);
+    try {
+      const entries = async () => (await redis.keys(`${first.cacheNamespace}:rc:*`)).length;
+      const before = await entries();
+      await getGraphQL(first.url, { query });
+      // The first node writes its answer to Redis after answering: wait for it (a busy machine takes a while).
+      await expect.poll(entries, { timeout: 5000 }).toBeGreaterThan(before);
+    } finally {
+      await redis.quit();
+    }
     const before = second.queryCount();
     expect((await getGraphQL(second.url, { query })).status).toBe(200);
     expect(second.queryCount()).toBe(before);
