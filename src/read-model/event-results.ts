@@ -63,7 +63,7 @@ function anyListed(offsets: Uint32Array, values: Uint32Array, i: number, members
  * venue numbers, or null when the query has none. Venues are few (hundreds to thousands) next to
  * dates, so `near` costs one distance per venue, not per date.
  */
-function allowedVenues(snapshot: CalendarSnapshot, q: EventQuery): Uint8Array | null {
+export function allowedVenues(snapshot: CalendarSnapshot, q: EventQuery): Uint8Array | null {
   if (q.venueSlugSets.length === 0 && q.municipality == null && q.postalCodes == null && q.near == null) return null;
   const venues = snapshot.venueIds.length;
   const allowed = new Uint8Array(venues).fill(1);
@@ -146,7 +146,11 @@ export function findResultPage(snapshot: CalendarSnapshot, request: ResultReques
 }
 
 /** The date-level conditions and search words of a query, as one predicate on a date index. */
-function dateCondition(snapshot: CalendarSnapshot, request: ResultRequest, venues = allowedVenues(snapshot, request.query)): (date: number, event: number) => boolean {
+function dateCondition(
+  snapshot: CalendarSnapshot,
+  request: Pick<ResultRequest, 'query' | 'words'>,
+  venues = allowedVenues(snapshot, request.query),
+): (date: number, event: number) => boolean {
   const q = request.query;
   const words = request.words;
   const from = Math.max(q.from.getTime(), q.now.getTime());
@@ -176,32 +180,28 @@ function dateCondition(snapshot: CalendarSnapshot, request: ResultRequest, venue
   };
 }
 
-/** Every node, for the total and facets; the page kept as the best nodes so far. */
-function everyNode(snapshot: CalendarSnapshot, request: ResultRequest): ResultPage {
-  const { query: q, page, pageSize, facets } = request;
-  const venues = allowedVenues(snapshot, q);
-  const datePasses = dateCondition(snapshot, request, venues);
-  const eventPasses = eventCondition(snapshot, q);
-  const groupByDay = q.groupByDay;
-  const venueHits = facets.includes('venues') ? new Uint32Array(snapshot.venueIds.length) : null;
-  const organizerHits = facets.includes('organizers') ? new Uint32Array(snapshot.organizerIds.length) : null;
-  const categoryHits = facets.includes('categories') ? new Uint32Array(snapshot.categoryIds.length) : null;
-  const best = new BestNodes(snapshot, (page + 1) * pageSize + 1);
-  const { eventDateOffsets, dateVenue, dateDay, eventOrganizers, eventCategories, categoryListed } = snapshot;
-  const events = snapshot.eventIds.length;
-  const until = q.until ? q.until.getTime() : Number.POSITIVE_INFINITY;
-  const dateStart = snapshot.dateStart;
-  let count = 0;
-  // With few allowed venues, the events without a date at one of them are skipped at once (marked
-  // from the venues' own dates: no sort, the events are still visited in order).
-  const ranges = venues ? venueRankRanges(snapshot, venues, q.fromStart ? q.fromStart.getTime() : Number.NEGATIVE_INFINITY, until) : null;
-  const marks = ranges ? markEventsOf(snapshot, ranges) : null;
+/**
+ * How many nodes an event has under a query, telling `onNode` each node's date: none when it fails the
+ * event-level conditions; else its first date that satisfies every date-level condition and search
+ * word, or, grouping by day, its first such date of each Oslo day. What `totalCount` and the facets
+ * count (everyNode), and what `suggest` counts its hits with (suggestions.ts): one rule, one place.
+ */
+export type EventNodes = (event: number, onNode?: (date: number) => void) => number;
 
-  for (let event = 0; event < events; event++) {
-    if (marks && marks.judged[event] !== marks.stamp) continue;
+/**
+ * The EventNodes of a query. `venues`: the allowed venues (allowedVenues of the query, the default), or
+ * a narrower set a caller adds a venue condition with.
+ */
+export function eventNodes(snapshot: CalendarSnapshot, query: EventQuery, words: readonly WordMatch[], venues: Uint8Array | null = allowedVenues(snapshot, query)): EventNodes {
+  const datePasses = dateCondition(snapshot, { query, words }, venues);
+  const eventPasses = eventCondition(snapshot, query);
+  const groupByDay = query.groupByDay;
+  const until = query.until ? query.until.getTime() : Number.POSITIVE_INFINITY;
+  const { eventDateOffsets, dateDay, dateStart } = snapshot;
+  return (event, onNode) => {
     const first = eventDateOffsets[event]!;
     const end = eventDateOffsets[event + 1]!;
-    if (first === end || !eventPasses(event)) continue;
+    if (first === end || !eventPasses(event)) return 0;
     let nodes = 0;
     let day = Number.NaN;
     for (let i = first; i < end; i++) {
@@ -211,12 +211,40 @@ function everyNode(snapshot: CalendarSnapshot, request: ResultRequest): ResultPa
       if (groupByDay && dateDay[i] === day) continue;
       if (!datePasses(i, event)) continue;
       nodes++;
-      best.offer(i);
-      const venue = dateVenue[i]!;
-      if (venueHits && venue >= 0) venueHits[venue] = venueHits[venue]! + 1;
+      onNode?.(i);
       if (!groupByDay) break;
       day = dateDay[i]!;
     }
+    return nodes;
+  };
+}
+
+/** Every node, for the total and facets; the page kept as the best nodes so far. */
+function everyNode(snapshot: CalendarSnapshot, request: ResultRequest): ResultPage {
+  const { query: q, page, pageSize, facets } = request;
+  const venues = allowedVenues(snapshot, q);
+  const nodesOf = eventNodes(snapshot, q, request.words, venues);
+  const venueHits = facets.includes('venues') ? new Uint32Array(snapshot.venueIds.length) : null;
+  const organizerHits = facets.includes('organizers') ? new Uint32Array(snapshot.organizerIds.length) : null;
+  const categoryHits = facets.includes('categories') ? new Uint32Array(snapshot.categoryIds.length) : null;
+  const best = new BestNodes(snapshot, (page + 1) * pageSize + 1);
+  const { dateVenue, eventOrganizers, eventCategories, categoryListed } = snapshot;
+  const events = snapshot.eventIds.length;
+  const until = q.until ? q.until.getTime() : Number.POSITIVE_INFINITY;
+  const onNode = (date: number) => {
+    best.offer(date);
+    const venue = dateVenue[date]!;
+    if (venueHits && venue >= 0) venueHits[venue] = venueHits[venue]! + 1;
+  };
+  let count = 0;
+  // With few allowed venues, the events without a date at one of them are skipped at once (marked
+  // from the venues' own dates: no sort, the events are still visited in order).
+  const ranges = venues ? venueRankRanges(snapshot, venues, q.fromStart ? q.fromStart.getTime() : Number.NEGATIVE_INFINITY, until) : null;
+  const marks = ranges ? markEventsOf(snapshot, ranges) : null;
+
+  for (let event = 0; event < events; event++) {
+    if (marks && marks.judged[event] !== marks.stamp) continue;
+    const nodes = nodesOf(event, onNode);
     if (nodes === 0) continue;
     count += nodes;
     if (organizerHits) {
