@@ -2,7 +2,10 @@
  * How the read model grows with the calendar: for each seeded schema `bench_<N>` (bench/read-model.ts
  * seeds them; 1M with `calendar seed --events 1000000`), builds the snapshot in this process and
  * prints build time, the heap it keeps (after a full GC), its typed columns, the process's peak RSS,
- * and the one-pass scan of a cold filter (total + 3 facets + a 20-node page, no search) p50/p95.
+ * and the one-pass scan of a cold filter (total + 3 facets + a 20-node page, no search) p50/p95, and
+ * `suggest`'s work on the snapshot (findSuggestions: matching, counting, ranking; not the labels'
+ * statement nor HTTP) for prefixes of 1–6 characters of real names, without a filter and with
+ * `when: THIS_WEEKEND`, p50/p95.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test BENCH_SIZES=10000,100000,1000000 \
  *     node --expose-gc --import tsx bench/read-model-build.ts
@@ -13,6 +16,11 @@ import { buildEventQuery } from '../src/domain/event-query.js';
 import { typedArrayBytes } from '../src/read-model/calendar-snapshot.js';
 import { findResultPage } from '../src/read-model/event-results.js';
 import { loadSnapshot } from '../src/read-model/load-snapshot.js';
+import { sql } from 'kysely';
+import { mulberry32 } from '../src/demo/seeded-random.js';
+import { buildSuggestInput } from '../src/domain/suggest-input.js';
+import type { Filter } from '../generated/schema-types.js';
+import { findSuggestions } from '../src/read-model/suggestions.js';
 
 const url = process.env['DATABASE_URL'];
 if (!url) throw new Error('set DATABASE_URL');
@@ -41,6 +49,28 @@ for (const size of sizes) {
       if (i >= 10) times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);
+    const names = (
+      await sql<{ name: string }>`
+        select name from venues union all select name from organizers union all select name_nb from categories
+        union all (select title_nb from events where title_nb is not null order by id limit 1000)`.execute(database.db)
+    ).rows.map((r) => r.name);
+    names.push(...snapshot.suggestions.tagNames);
+    const random = mulberry32(31);
+    const prefixes = Array.from({ length: 600 }, () => names[Math.floor(random() * names.length)]!.slice(0, 1 + Math.floor(random() * 6))).filter((p) => p.trim() !== '');
+    const suggestTimes = (filter: Filter) => {
+      const took: number[] = [];
+      prefixes.forEach((prefix, i) => {
+        const built = buildSuggestInput(prefix, filter, 8, new Date());
+        if (!built.ok) throw new Error('bad prefix');
+        const t = performance.now();
+        findSuggestions(snapshot, { ...built.input, literal: [], approximate: null });
+        if (i >= 50) took.push(performance.now() - t);
+      });
+      return took.sort((a, b) => a - b);
+    };
+    const at = (sorted: number[], p: number) => sorted[Math.floor(sorted.length * p)]!.toFixed(2);
+    const plain = suggestTimes({});
+    const weekend = suggestTimes({ when: 'THIS_WEEKEND' });
     rows.push({
       events: size,
       'events kept': snapshot.eventIds.length,
@@ -51,6 +81,8 @@ for (const size of sizes) {
       'peak RSS MB': peakRssMB().toFixed(0),
       'scan p50 ms': times[Math.floor(times.length / 2)]!.toFixed(2),
       'scan p95 ms': times[Math.floor(times.length * 0.95)]!.toFixed(2),
+      'suggest p50/p95 ms': `${at(plain, 0.5)}/${at(plain, 0.95)}`,
+      'suggest when p50/p95 ms': `${at(weekend, 0.5)}/${at(weekend, 0.95)}`,
     });
   } finally {
     await database.close();

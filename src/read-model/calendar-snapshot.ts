@@ -45,6 +45,8 @@ export interface SuggestionIndex {
   catalogueKind: Uint8Array;
   /** Its venue, organizer, category or tag number in the snapshot. */
   catalogueLocal: Uint32Array;
+  /** Per kind, the catalogue number of each venue, organizer, category or tag number; -1 when it has none. */
+  catalogueOf: readonly Int32Array[];
   catalogueRank: Uint32Array;
   /**
    * Its events (with a date at it, for a venue), the latest-ending first: `catalogueLastEnds` holds,
@@ -215,7 +217,7 @@ export function typedArrayBytes(snapshot: CalendarSnapshot): number {
   }
   const suggestions = snapshot.suggestions;
   const late = suggestions.latePublishing;
-  for (const value of [...(Object.values(suggestions) as unknown[]), late.offsets, late.dates, late.lastEnds]) if (ArrayBuffer.isView(value)) bytes += value.byteLength;
+  for (const value of [...(Object.values(suggestions) as unknown[]), ...suggestions.catalogueOf, late.offsets, late.dates, late.lastEnds]) if (ArrayBuffer.isView(value)) bytes += value.byteLength;
   bytes += suggestions.catalogueEvents.offsets.byteLength + suggestions.catalogueEvents.values.byteLength;
   bytes += wordIndexBytes(suggestions.catalogueWords) + wordIndexBytes(suggestions.eventWords);
   return bytes + snapshot.changeLog.versions.byteLength + snapshot.changeLog.removed.byteLength;

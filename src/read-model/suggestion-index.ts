@@ -159,10 +159,12 @@ export class SuggestionIndexBuilder {
     const kinds: number[] = [];
     const locals: number[] = [];
     const keys: string[] = [];
+    const catalogueOf = byKind.map((lists) => new Int32Array(lists.offsets.length - 1).fill(-1));
     const catalogueWords = new WordIndexBuilder();
     const addEntity = (kind: number, local: number, labels: readonly (readonly string[])[], value: string) => {
       const lists = byKind[kind]!;
       if (lists.offsets[local + 1] === lists.offsets[local]) return;
+      catalogueOf[kind]![local] = kinds.length;
       catalogueWords.add(kinds.length, labels);
       keys.push(rankKey(labels[0]!, value, kind));
       kinds.push(kind);
@@ -246,6 +248,7 @@ export class SuggestionIndexBuilder {
     return {
       catalogueKind: Uint8Array.from(kinds),
       catalogueLocal: Uint32Array.from(locals),
+      catalogueOf,
       catalogueRank: rank.slice(0, catalogueCount),
       catalogueEvents: { offsets, values },
       catalogueLastEnds: lastEnds,

@@ -1,7 +1,7 @@
 import type { SuggestionKind } from '../../generated/schema-types.js';
 import type { EventQuery } from '../domain/event-query.js';
 import type { SuggestQueries } from '../domain/suggest-input.js';
-import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_VENUE, type CalendarSnapshot } from './calendar-snapshot.js';
+import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_TAG, SUGGEST_VENUE, type CalendarSnapshot } from './calendar-snapshot.js';
 import { allowedVenues, eventNodes, findResultPage, type EventNodes } from './event-results.js';
 import type { WordMatch } from './search-matches.js';
 import { INNER, oneEditRuns, prefixRun, TYPO_MIN_UNITS, type WordIndex, type WordRun } from './word-index.js';
@@ -75,6 +75,8 @@ interface Scratch {
   inner: Uint8Array;
   countedAt: Uint32Array;
   counted: Uint32Array;
+  /** Events met by a walk of dates (windowHits). */
+  seen: Uint32Array;
 }
 
 const scratches = new WeakMap<CalendarSnapshot, Scratch>();
@@ -84,7 +86,14 @@ function scratchFor(snapshot: CalendarSnapshot): Scratch {
   if (!scratch) {
     const events = snapshot.eventIds.length;
     const ranks = snapshot.suggestions.eventOfRank.length;
-    scratch = { stamp: 0, mark: new Uint32Array(ranks), inner: new Uint8Array(ranks), countedAt: new Uint32Array(events), counted: new Uint32Array(events) };
+    scratch = {
+      stamp: 0,
+      mark: new Uint32Array(ranks),
+      inner: new Uint8Array(ranks),
+      countedAt: new Uint32Array(events),
+      counted: new Uint32Array(events),
+      seen: new Uint32Array(events),
+    };
     scratches.set(snapshot, scratch);
   }
   return scratch;
@@ -96,6 +105,7 @@ function stamps(scratch: Scratch, count: number): number {
     scratch.stamp = 0;
     scratch.mark.fill(0);
     scratch.countedAt.fill(0);
+    scratch.seen.fill(0);
   }
   const first = scratch.stamp + 1;
   scratch.stamp += count;
@@ -246,6 +256,7 @@ class HitCounter {
   private readonly baseVenues: Uint8Array | null;
   private readonly oneVenue: Uint8Array;
   private filterPhase: 'literal' | 'approximate' | undefined;
+  private windowed: { stamp: number; events: Uint32Array } | null | undefined;
 
   constructor(
     private readonly snapshot: CalendarSnapshot,
@@ -283,6 +294,8 @@ class HitCounter {
 
   /** Whether `events(filter)` lists the event: its search phase is the one the whole filter's total decides. */
   listed(event: number): boolean {
+    const window = this.window();
+    if (window && this.scratch.seen[event] !== window.stamp) return false;
     const counter = this.counterOf(this.request.queries.filter);
     this.filterPhase ??= this.decideFilterPhase();
     return this.filterPhase === 'literal'
@@ -337,6 +350,10 @@ class HitCounter {
     const from = index.catalogueEvents.offsets[c]!;
     const to = from + walked;
     const { literal, approximate } = this.request;
+    // Outside the filter's window, if it is a short one, no event has a node.
+    const window = this.window();
+    const seen = this.scratch.seen;
+    const outside = (event: number) => window !== null && seen[event] !== window.stamp;
     if (index.catalogueKind[c] === SUGGEST_VENUE) {
       // A date-level condition: the venue's own dates count, so it narrows the allowed venues to one.
       const venue = index.catalogueLocal[c]!;
@@ -345,7 +362,7 @@ class HitCounter {
       try {
         const sum = (nodesOf: EventNodes) => {
           let total = 0;
-          for (let k = from; k < to; k++) total += nodesOf(values[k]!);
+          for (let k = from; k < to; k++) if (!outside(values[k]!)) total += nodesOf(values[k]!);
           return total;
         };
         const total = sum(eventNodes(this.snapshot, query, literal, this.oneVenue));
@@ -357,10 +374,95 @@ class HitCounter {
     // Event-level conditions: the entity's events are exactly those that satisfy it.
     const counter = this.counterOf(query);
     let total = 0;
-    for (let k = from; k < to; k++) total += this.remembered(counter.literal, counter.literalStamp, values[k]!);
+    for (let k = from; k < to; k++) if (!outside(values[k]!)) total += this.remembered(counter.literal, counter.literalStamp, values[k]!);
     if (total > 0 || !counter.approximate) return total;
-    for (let k = from; k < to; k++) total += this.remembered(counter.approximate, counter.approximateStamp, values[k]!);
+    for (let k = from; k < to; k++) if (!outside(values[k]!)) total += this.remembered(counter.approximate, counter.approximateStamp, values[k]!);
     return total;
+  }
+
+  /**
+   * The events that have a date in the filter's window (starting before `untilDate`, or a `when`
+   * window's end, and ending after its start: the only events that can have a node under any of the
+   * kinds' queries, which share the window), marked in `seen` with `stamp`; null when the filter's
+   * window has no end, or holds more than a quarter of the dates (then walking it is no shortcut).
+   */
+  private window(): { stamp: number; events: Uint32Array } | null {
+    if (this.windowed !== undefined) return this.windowed;
+    this.windowed = null;
+    const filter = this.request.queries.filter;
+    if (filter.until === null) return null;
+    const { dateOrder, dateStart, dateEnds, dateEvent } = this.snapshot;
+    const until = filter.until.getTime();
+    let dates = 0;
+    for (let high = dateOrder.length; dates < high; ) {
+      const middle = (dates + high) >>> 1;
+      if (dateStart[dateOrder[middle]!]! < until) dates = middle + 1;
+      else high = middle;
+    }
+    if (dates > dateOrder.length / 4) return null;
+    const start = windowStart(filter);
+    const seen = this.scratch.seen;
+    const stamp = stamps(this.scratch, 1);
+    const events: number[] = [];
+    for (let r = 0; r < dates; r++) {
+      const date = dateOrder[r]!;
+      if (!(dateEnds[date]! > start)) continue;
+      const event = dateEvent[date]!;
+      if (seen[event] === stamp) continue;
+      seen[event] = stamp;
+      events.push(event);
+    }
+    // In event order: the walks then read the events' columns in sequence, not at random.
+    this.windowed = { stamp, events: Uint32Array.from(events).sort() };
+    return this.windowed;
+  }
+
+  /**
+   * The literal hits of every candidate at once, from the window's events (see window()), when they
+   * are fewer than `budget` (what walking the candidates' own events would cost); null otherwise. Each
+   * adds its nodes to each candidate it belongs to: under the venue query at that venue alone, under
+   * the other kinds' queries (remembered) for its organizers, categories and tags.
+   */
+  windowHits(candidates: readonly number[], budget: number): Int32Array | null {
+    const window = this.window();
+    if (!window || window.events.length >= budget) return null;
+    const snapshot = this.snapshot;
+    const { dateVenue, eventDateOffsets } = snapshot;
+    const index = snapshot.suggestions;
+    const count = index.catalogueKind.length;
+    const wanted = new Uint8Array(count);
+    for (const c of candidates) wanted[c] = 1;
+    const hits = new Int32Array(count);
+    const lastEvent = new Int32Array(count).fill(-1);
+    const { queries, literal } = this.request;
+    const atVenue = eventNodes(snapshot, queries.venue, literal, this.oneVenue);
+    const venues = index.catalogueOf[SUGGEST_VENUE]!;
+    const lists = [snapshot.eventOrganizers, snapshot.eventCategories, snapshot.eventTags];
+    const counters = [this.counterOf(queries.organizer), this.counterOf(queries.category), this.counterOf(queries.tag)];
+    for (const event of window.events) {
+      for (let d = eventDateOffsets[event]!; d < eventDateOffsets[event + 1]!; d++) {
+        const venue = dateVenue[d]!;
+        const c = venue >= 0 ? venues[venue]! : -1;
+        if (c < 0 || wanted[c] !== 1 || lastEvent[c] === event) continue;
+        lastEvent[c] = event;
+        if (this.baseVenues && this.baseVenues[venue] !== 1) continue;
+        this.oneVenue[venue] = 1;
+        hits[c] = hits[c]! + atVenue(event);
+        this.oneVenue[venue] = 0;
+      }
+      for (let kind = SUGGEST_ORGANIZER; kind <= SUGGEST_TAG; kind++) {
+        const list = lists[kind - SUGGEST_ORGANIZER]!;
+        const counter = counters[kind - SUGGEST_ORGANIZER]!;
+        const ofKind = index.catalogueOf[kind]!;
+        for (let k = list.offsets[event]!; k < list.offsets[event + 1]!; k++) {
+          const c = ofKind[list.values[k]!]!;
+          if (c < 0 || wanted[c] !== 1 || lastEvent[c] === event) continue;
+          lastEvent[c] = event;
+          hits[c] = hits[c]! + this.remembered(counter.literal, counter.literalStamp, event);
+        }
+      }
+    }
+    return hits;
   }
 
   /**
@@ -423,11 +525,19 @@ function suggestionsOf(snapshot: CalendarSnapshot, request: SuggestRequest, coun
     if (most > 0) candidates.push({ c, quality: found[c]! - 1, most, rank: index.catalogueRank[c]! });
   }
   candidates.sort((a, b) => a.quality - b.quality || b.most - a.most || a.rank - b.rank);
+  // A filter with an end (a `when` preset, `untilDate`): one walk of its window's events may cost less than the candidates' own.
+  let budget = 0;
+  for (const candidate of candidates) budget += candidate.most;
+  const counted = counter.windowHits(
+    candidates.map((candidate) => candidate.c),
+    budget,
+  );
   for (const candidate of candidates) {
     const worst = best.worst;
     // Later candidates have a worse quality, or fewer possible hits, or a later label: none can enter.
     if (best.full && worst && !before({ ...candidate, hits: candidate.most, kind: 'VENUE', entity: 0 }, worst)) break;
-    const hits = counter.hits(candidate.c);
+    // No literal node: the fallback of `searchTerm` may still count some (hits says).
+    const hits = counted && (counted[candidate.c]! > 0 || !request.approximate) ? counted[candidate.c]! : counter.hits(candidate.c);
     if (hits > 0) {
       const kind = KIND_NAMES[index.catalogueKind[candidate.c]!]!;
       best.offer({ quality: candidate.quality, hits, rank: candidate.rank, kind, entity: index.catalogueLocal[candidate.c]! });
