@@ -49,16 +49,17 @@ export interface SuggestionIndex {
   catalogueOf: readonly Int32Array[];
   catalogueRank: Uint32Array;
   /**
-   * Its events (with a date at it, for a venue), the latest-ending first: `catalogueLastEnds` holds,
-   * for each, the end of its last date (at the venue, for a venue), so the events that can still have
-   * a node after an instant are a prefix found by binary search.
+   * Its events (with a date at it, for a venue), latest-ending first by the end of their last date (at
+   * the venue, for a venue: see `eventLastEnd`), so the events that can still have a node after an
+   * instant are a prefix found by binary search.
    */
   catalogueEvents: PackedLists;
-  catalogueLastEnds: Float64Array;
+  /** The end of each event's last-ending date (ms). */
+  eventLastEnd: Float64Array;
   /**
    * Of those, the ones published after `publishingHorizon`, the latest-published first: entity c's are
    * [latePublishing.offsets[c], latePublishing.offsets[c + 1]) of `latePublishing.dates` (publishing,
-   * ms) and `latePublishing.lastEnds` (as catalogueLastEnds).
+   * ms) and `latePublishing.lastEnds` (their last ends, as catalogueEvents is ordered by).
    */
   latePublishing: { offsets: Uint32Array; dates: Float64Array; lastEnds: Float64Array };
   /** The build's clock less RETAINED_ENDED_MS: a request's "now" is later but for clocks set back. */

@@ -30,6 +30,9 @@ export type SuggestionSources = Pick<
   | 'venueDateRanks'
 >;
 
+/** Distinct titles whose words a build remembers (about 100 bytes each). */
+const MAX_REMEMBERED_TITLES = 100_000;
+
 /** Kind order in label-rank ties: the catalogue kinds' numbers, then events. */
 const EVENT_KIND = 4;
 
@@ -87,7 +90,7 @@ function invert(entities: Uint32Array, memberCount: number, each: (entity: numbe
 }
 
 /** The last end of the event's dates at the venue (-Infinity when it has none there). */
-function lastEndAt(sources: SuggestionSources, event: number, venue: number): number {
+export function lastEndAt(sources: Pick<CalendarSnapshot, 'eventDateOffsets' | 'dateVenue' | 'dateEnds'>, event: number, venue: number): number {
   let last = Number.NEGATIVE_INFINITY;
   for (let d = sources.eventDateOffsets[event]!; d < sources.eventDateOffsets[event + 1]!; d++) {
     if (sources.dateVenue[d] === venue && sources.dateEnds[d]! > last) last = sources.dateEnds[d]!;
@@ -104,14 +107,27 @@ export class SuggestionIndexBuilder {
   private readonly eventWords = new WordIndexBuilder();
   private readonly eventKeys: string[] = [];
 
+  /** Titles folded so far: a title recurs (a weekly quiz, a series entered as events), a slug does not. Bounded. */
+  private readonly titleWords = new Map<string, string[]>();
+
+  private wordsOfTitle(title: string | null): string[] {
+    if (!title) return [];
+    let words = this.titleWords.get(title);
+    if (!words) {
+      words = foldedWords(title);
+      if (this.titleWords.size < MAX_REMEMBERED_TITLES) this.titleWords.set(title, words);
+    }
+    return words;
+  }
+
   /** The next event in read order. */
   addEvent(slug: string, titleNb: string | null, titleEn: string | null): void {
-    const nb = titleNb ? foldedWords(titleNb) : [];
-    const en = titleEn ? foldedWords(titleEn) : [];
+    const nb = this.wordsOfTitle(titleNb);
+    const en = this.wordsOfTitle(titleEn);
     const slugged = slugWords(slug);
     this.eventWords.add(this.eventKeys.length, [nb, en, slugged]);
     // The label a suggestion shows first: `label_nb`, else `label_en`, else the slug.
-    this.eventKeys.push(rankKey(nb.length > 0 || titleNb ? nb : titleEn ? en : slugged, slug, EVENT_KIND));
+    this.eventKeys.push(rankKey(titleNb ? nb : titleEn ? en : slugged, slug, EVENT_KIND));
   }
 
   /**
@@ -236,9 +252,10 @@ export class SuggestionIndexBuilder {
     const allKeys = keys;
     for (let i = 0; i < eventCount; i++) allKeys.push(this.eventKeys[readOrder[i]!]!);
     this.eventKeys.length = 0;
-    const order = new Uint32Array(allKeys.length);
-    for (let i = 0; i < order.length; i++) order[i] = i;
-    order.sort((a, b) => (allKeys[a]! < allKeys[b]! ? -1 : allKeys[a]! > allKeys[b]! ? 1 : 0));
+    this.titleWords.clear();
+    // An Array, not a typed array: V8 took twice as long to sort these (concatenated) keys through a
+    // Uint32Array with the same comparator (1M keys: 5.5 s against 2.4 s on a busy machine).
+    const order = Array.from({ length: allKeys.length }, (_, i) => i).sort((a, b) => (allKeys[a]! < allKeys[b]! ? -1 : allKeys[a]! > allKeys[b]! ? 1 : 0));
     allKeys.length = 0;
     const rank = new Uint32Array(order.length);
     for (let r = 0; r < order.length; r++) rank[order[r]!] = r;
@@ -251,7 +268,7 @@ export class SuggestionIndexBuilder {
       catalogueOf,
       catalogueRank: rank.slice(0, catalogueCount),
       catalogueEvents: { offsets, values },
-      catalogueLastEnds: lastEnds,
+      eventLastEnd,
       latePublishing: {
         offsets: lateOffsets,
         dates: Float64Array.from(late, (k) => eventPublishing[values[k]!]!),

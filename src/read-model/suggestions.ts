@@ -4,6 +4,7 @@ import type { SuggestQueries } from '../domain/suggest-input.js';
 import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_TAG, SUGGEST_VENUE, type CalendarSnapshot } from './calendar-snapshot.js';
 import { allowedVenues, eventNodes, findResultPage, type EventNodes } from './event-results.js';
 import type { WordMatch } from './search-matches.js';
+import { lastEndAt } from './suggestion-index.js';
 import { INNER, oneEditRuns, prefixRun, TYPO_MIN_UNITS, type WordIndex, type WordRun } from './word-index.js';
 
 export interface SuggestRequest {
@@ -320,13 +321,17 @@ class HitCounter {
 
   /** How many of c's events have a date ending after `start`: a prefix of them (catalogueEvents' order). */
   endingAfter(c: number, start: number): number {
-    const { catalogueEvents, catalogueLastEnds } = this.snapshot.suggestions;
-    const first = catalogueEvents.offsets[c]!;
+    const index = this.snapshot.suggestions;
+    const { offsets, values } = index.catalogueEvents;
+    // The order's key, read again at each step of the search (a handful): not stored per event.
+    const venue = index.catalogueKind[c] === SUGGEST_VENUE ? index.catalogueLocal[c]! : -1;
+    const lastEnd = (event: number) => (venue >= 0 ? lastEndAt(this.snapshot, event, venue) : index.eventLastEnd[event]!);
+    const first = offsets[c]!;
     let low = first;
-    let high = catalogueEvents.offsets[c + 1]!;
+    let high = offsets[c + 1]!;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (catalogueLastEnds[middle]! > start) low = middle + 1;
+      if (lastEnd(values[middle]!) > start) low = middle + 1;
       else high = middle;
     }
     return low - first;
