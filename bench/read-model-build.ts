@@ -5,7 +5,10 @@
  * walk's indexes, per event), the process's peak RSS, and the scan of a cold filter (total + 3 facets
  * + a 20-node page, no search) p50/p95. Then, per filter shape, the strategy the read model plans
  * (event-results.ts, `planWalk`) and its p50 against the full walk's (`everyNode`, the reference) on
- * the same filters, in turns.
+ * the same filters, in turns. And
+ * `suggest`'s work on the snapshot (findSuggestions: matching, counting, ranking; not the labels'
+ * statement nor HTTP) for prefixes of 1–6 characters of real names, without a filter and with
+ * `when: THIS_WEEKEND`, p50/p95.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test BENCH_SIZES=10000,100000,1000000 \
  *     node --expose-gc --import tsx bench/read-model-build.ts
@@ -20,6 +23,10 @@ import { loadSnapshot } from '../src/read-model/load-snapshot.js';
 import { wordMatch } from '../src/read-model/search-matches.js';
 import { walkIndexBytes } from '../src/read-model/walk-indexes.js';
 import { COLD_FILTER_SHAPES } from './support/cold-filters.js';
+import { sql } from 'kysely';
+import { mulberry32 } from '../src/demo/seeded-random.js';
+import { buildSuggestInput } from '../src/domain/suggest-input.js';
+import { findSuggestions } from '../src/read-model/suggestions.js';
 
 const url = process.env['DATABASE_URL'];
 if (!url) throw new Error('set DATABASE_URL');
@@ -81,6 +88,28 @@ for (const size of sizes) {
       if (i >= 10) times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);
+    const names = (
+      await sql<{ name: string }>`
+        select name from venues union all select name from organizers union all select name_nb from categories
+        union all (select title_nb from events where title_nb is not null order by id limit 1000)`.execute(database.db)
+    ).rows.map((r) => r.name);
+    names.push(...snapshot.suggestions.tagNames);
+    const random = mulberry32(31);
+    const prefixes = Array.from({ length: 600 }, () => names[Math.floor(random() * names.length)]!.slice(0, 1 + Math.floor(random() * 6))).filter((p) => p.trim() !== '');
+    const suggestTimes = (filter: Filter) => {
+      const took: number[] = [];
+      prefixes.forEach((prefix, i) => {
+        const built = buildSuggestInput(prefix, filter, 8, new Date());
+        if (!built.ok) throw new Error('bad prefix');
+        const t = performance.now();
+        findSuggestions(snapshot, { ...built.input, literal: [], approximate: null });
+        if (i >= 50) took.push(performance.now() - t);
+      });
+      return took.sort((a, b) => a - b);
+    };
+    const at = (sorted: number[], p: number) => sorted[Math.floor(sorted.length * p)]!.toFixed(2);
+    const plain = suggestTimes({});
+    const weekend = suggestTimes({ when: 'THIS_WEEKEND' });
     rows.push({
       events: size,
       'events kept': snapshot.eventIds.length,
@@ -92,6 +121,8 @@ for (const size of sizes) {
       'peak RSS MB': peakRssMB().toFixed(0),
       'scan p50 ms': times[Math.floor(times.length / 2)]!.toFixed(2),
       'scan p95 ms': times[Math.floor(times.length * 0.95)]!.toFixed(2),
+      'suggest p50/p95 ms': `${at(plain, 0.5)}/${at(plain, 0.95)}`,
+      'suggest when p50/p95 ms': `${at(weekend, 0.5)}/${at(weekend, 0.95)}`,
     });
     console.log(`${size} events: planned walk per shape (in process)`);
     console.table(await shapes(snapshot, database.db));

@@ -12,6 +12,9 @@
  *   that all four meet the same load of a shared machine: p50/p95, and near's and when's p95 over
  *   the plain filter's of the same run;
  * - an uncached default page (20 nodes, no totals): the service's CPU per request;
+ * - `suggest` (typeahead, issue 31) for prefixes of 1–6 characters of real names (venues, organizers,
+ *   categories, tags, event titles: the same seeded draw every run), each with a fresh `fromDate`, and
+ *   the same with `when: THIS_WEEKEND` (a filtered count): p50/p95 and the service's CPU per request;
  * - the read model's build: time and heap, from the service's own log line.
  * Then the embedded database (PGlite) with the 2 000-event demo calendar: p95 of each scenario.
  *
@@ -28,6 +31,7 @@ import { postGraphQL } from './support/post-graphql.js';
 import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { processCpuMs } from './support/process-cpu.js';
+import { mulberry32 } from '../src/demo/seeded-random.js';
 
 const serviceDir = process.env['BENCH_SERVICE_DIR'] ?? fileURLToPath(new URL('..', import.meta.url));
 const databaseUrl = process.env['DATABASE_URL'];
@@ -39,6 +43,10 @@ const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 const FULL = COLD_FILTER_QUERY;
 const PAGE_ONLY = `query ($filter: Filter) { events(filter: $filter, pageSize: 20) {
   data { id title_nb startDate endDate venue { name } organizers { name } categories images { urlSmall } prices { type price } } } }`;
+
+const SUGGEST = `query ($prefix: String!, $filter: Filter) { suggest(prefix: $prefix, filter: $filter) { kind value label_nb label_en hits } }`;
+const NAMES = `{ venues { name } organizers { name } categories { name_nb name_en }
+  events(pageSize: 1000) { data { title_nb title_en tags } } }`;
 
 type Service = PinnedProcess;
 
@@ -123,6 +131,43 @@ async function cpuPerFull(service: Service, filter: Record<string, unknown>, var
   return (processCpuMs(service.child.pid!) - before) / count;
 }
 
+/**
+ * Prefixes a reader types: the first 1 to 6 characters (evenly) of names drawn from the calendar's
+ * venues, organizers, categories, tags and the titles of 1 000 events, with a seeded draw.
+ */
+async function typedPrefixes(url: string, count: number): Promise<string[]> {
+  interface Names {
+    venues: { name: string }[];
+    organizers: { name: string }[];
+    categories: { name_nb: string; name_en: string }[];
+    events: { data: { title_nb: string | null; title_en: string | null; tags: string[] }[] };
+  }
+  const { data } = JSON.parse((await postGraphQL(agent, url, NAMES, {})).text) as { data: Names };
+  const names = [
+    ...data.venues.map((v) => v.name),
+    ...data.organizers.map((o) => o.name),
+    ...data.categories.flatMap((c) => [c.name_nb, c.name_en]),
+    ...data.events.data.flatMap((e) => [e.title_nb, e.title_en, ...e.tags]),
+  ].filter((name): name is string => name !== null && name.trim() !== '');
+  const random = mulberry32(31);
+  const prefixes: string[] = [];
+  while (prefixes.length < count) {
+    const prefix = names[Math.floor(random() * names.length)]!.slice(0, 1 + Math.floor(random() * 6));
+    if (prefix.trim() !== '') prefixes.push(prefix);
+  }
+  return prefixes;
+}
+
+/** `suggest` for each prefix in turn, each with a filter never seen before: latencies, sorted, and the service's CPU per request. */
+async function suggestions(service: Service, prefixes: readonly string[], filter: Record<string, unknown>, vary: (filter: Record<string, unknown>) => Record<string, unknown>): Promise<{ times: number[]; cpuMs: number }> {
+  for (const prefix of prefixes.slice(0, 20)) await post(service.url, SUGGEST, { prefix, ...vary(filter) });
+  const times: number[] = [];
+  const before = processCpuMs(service.child.pid!);
+  for (const prefix of prefixes) times.push(await post(service.url, SUGGEST, { prefix, ...vary(filter) }));
+  const cpuMs = (processCpuMs(service.child.pid!) - before) / prefixes.length;
+  return { times: times.sort((a, b) => a - b), cpuMs };
+}
+
 /** The service's last "read model built" log line, if this version logs one. */
 function buildLine(log: string): Record<string, unknown> | undefined {
   const lines = log.split('\n').filter((l) => l.includes('"read model built"'));
@@ -200,6 +245,12 @@ for (const size of sizes) {
     const nearCpu = await cpuPerFull(service, { near: { latitude: 59.9139, longitude: 10.7522, radiusKm: 10 } }, fresh, cpuRuns);
     const whenCpu = await cpuPerFull(service, { when: 'THIS_WEEKEND' }, freshWhen, cpuRuns);
     row['CPU ms/full: plain, near, when'] = [plainCpu, nearCpu, whenCpu].map((n) => n.toFixed(2)).join(', ');
+    const prefixes = await typedPrefixes(service.url, Math.max(runs * 2, 400));
+    const typed = await suggestions(service, prefixes, {}, fresh);
+    const typedWhen = await suggestions(service, prefixes, { when: 'THIS_WEEKEND' }, freshWhen);
+    row['suggest p50/p95'] = `${ms(percentile(typed.times, 0.5))}/${ms(percentile(typed.times, 0.95))}`;
+    row['suggest when p50/p95'] = `${ms(percentile(typedWhen.times, 0.5))}/${ms(percentile(typedWhen.times, 0.95))}`;
+    row['suggest CPU ms: plain, when'] = [typed.cpuMs, typedWhen.cpuMs].map((n) => n.toFixed(2)).join(', ');
     const built = buildLine(service.log());
     if (built) {
       row['build s'] = (Number(built['ms']) / 1000).toFixed(2);

@@ -96,6 +96,8 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Repetition: ResolverTypeWrapper<RepetitionModelModel>;
   String: ResolverTypeWrapper<Types.Scalars['String']['output']>;
+  Suggestion: ResolverTypeWrapper<Types.Suggestion>;
+  SuggestionKind: Types.SuggestionKind;
   Venue: ResolverTypeWrapper<VenueModelModel>;
   VenueFacet: ResolverTypeWrapper<VenueFacetModelModel>;
   WhenPreset: Types.WhenPreset;
@@ -122,6 +124,7 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   Repetition: RepetitionModelModel;
   String: Types.Scalars['String']['output'];
+  Suggestion: Types.Suggestion;
   Venue: VenueModelModel;
   VenueFacet: VenueFacetModelModel;
 };
@@ -263,6 +266,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   events?: Resolver<Types.Maybe<ResolversTypes['EventConnection']>, ParentType, ContextType, RequireFields<Types.QueryEventsArgs, 'page' | 'pageSize'>>;
   eventsBySlugs?: Resolver<Types.Maybe<Array<ResolversTypes['Event']>>, ParentType, ContextType, RequireFields<Types.QueryEventsBySlugsArgs, 'eventsSlugs'>>;
   organizers?: Resolver<Types.Maybe<Array<ResolversTypes['Organizer']>>, ParentType, ContextType>;
+  suggest?: Resolver<Array<ResolversTypes['Suggestion']>, ParentType, ContextType, RequireFields<Types.QuerySuggestArgs, 'limit' | 'prefix'>>;
   venues?: Resolver<Types.Maybe<Array<ResolversTypes['Venue']>>, ParentType, ContextType>;
 };
 
@@ -276,6 +280,14 @@ export type RepetitionResolvers<ContextType = GraphQLContext, ParentType extends
   startTime?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   ticketsURL?: Resolver<Types.Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   venue?: Resolver<Types.Maybe<ResolversTypes['Venue']>, ParentType, ContextType>;
+};
+
+export type SuggestionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Suggestion'] = ResolversParentTypes['Suggestion']> = {
+  hits?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['SuggestionKind'], ParentType, ContextType>;
+  label_en?: Resolver<Types.Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  label_nb?: Resolver<Types.Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type VenueResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Venue'] = ResolversParentTypes['Venue']> = {
@@ -313,6 +325,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Price?: PriceResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Repetition?: RepetitionResolvers<ContextType>;
+  Suggestion?: SuggestionResolvers<ContextType>;
   Venue?: VenueResolvers<ContextType>;
   VenueFacet?: VenueFacetResolvers<ContextType>;
 };

@@ -374,6 +374,18 @@ export type Query = {
   eventsBySlugs: Maybe<Array<Event>>;
   /** The organizer catalogue, sorted by name (Norwegian collation). */
   organizers: Maybe<Array<Organizer>>;
+  /**
+   * Typeahead: venues, organizers, categories, tags and events whose names start with what a reader has
+   * typed, each with how many results it leads to under `filter`, so the busiest come first
+   * (docs/using-the-api.md, "Typeahead"). Every word of `prefix` must start a word of a suggestion's
+   * Norwegian or English label, its slug or its tag, ignoring case and accents as `searchTerm` does. When
+   * nothing matches and a word of the prefix has 4 or more characters, one typo in that word is tolerated
+   * (a letter wrong, missing, extra, or two swapped). Ranked by match quality (the prefix starts a label's
+   * first word before an inner word), then `hits` (most first), then label. Suggestions without hits are
+   * left out. An empty or whitespace-only `prefix`, one over 100 characters, or a `limit` outside 1–50
+   * answers `BAD_USER_INPUT` naming the argument.
+   */
+  suggest: Array<Suggestion>;
   /** The venue catalogue, sorted by name (Norwegian collation). */
   venues: Maybe<Array<Venue>>;
 };
@@ -427,6 +439,14 @@ export type QueryEventsBySlugsArgs = {
   eventsSlugs: Array<InputMaybe<Scalars['String']['input']>>;
 };
 
+
+/** The root of every read. */
+export type QuerySuggestArgs = {
+  filter?: InputMaybe<Filter>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  prefix: Scalars['String']['input'];
+};
+
 /** Another date of the same event. */
 export type Repetition = {
   __typename?: 'Repetition';
@@ -449,6 +469,39 @@ export type Repetition = {
   /** Venue of this date. */
   venue: Maybe<Venue>;
 };
+
+/** One typeahead suggestion of `suggest`. */
+export type Suggestion = {
+  __typename?: 'Suggestion';
+  /**
+   * Exactly the `totalCount` of `events(filter: { ...filter, <condition> })`, where the condition sets this
+   * kind's `Filter` field (`venueSlug`, `organizerSlug`, `categories: [value]`, `tag`) to `value`, replacing
+   * whatever `filter` gave that field. 1 for an event: listed once if it has a date under `filter` (however
+   * many dates or days it has there).
+   */
+  hits: Scalars['Int']['output'];
+  /** What it stands for. */
+  kind: SuggestionKind;
+  /** English label: a venue's, organizer's or tag's name as it is, a category's `name_en`, an event's `title_en` (null when it has none). */
+  label_en: Maybe<Scalars['String']['output']>;
+  /** Norwegian label: a venue's, organizer's or tag's name as it is, a category's `name_nb`, an event's `title_nb`. */
+  label_nb: Maybe<Scalars['String']['output']>;
+  /** What the `events` filter (or, for an event, `eventBySlug`) takes: see `SuggestionKind`. */
+  value: Scalars['String']['output'];
+};
+
+/** What a suggestion stands for, and so which condition its `value` is for. */
+export type SuggestionKind =
+  /** A visible category: `value` is its id, for `Filter.categories`. */
+  | 'CATEGORY'
+  /** One event: `value` is its `event_slug`, for `eventBySlug` (or its page under `eventLink`). */
+  | 'EVENT'
+  /** An organizer: `value` is its slug, for `Filter.organizerSlug`. */
+  | 'ORGANIZER'
+  /** A keyword of `Event.tags`: `value` is the tag as events carry it, for `Filter.tag`. */
+  | 'TAG'
+  /** A venue: `value` is its slug, for `Filter.venueSlug`. */
+  | 'VENUE';
 
 /** A place where events happen. */
 export type Venue = {

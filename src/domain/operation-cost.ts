@@ -20,6 +20,7 @@ import {
  * - `allUpcomingSuperEvents`: +2 (one unpaged list).
  * - `eventsBySlugs`: ceil(slugs / 20).
  * - `changes`: ceil(pageSize / 100).
+ * - `suggest`: +3 with a `searchTerm` in its filter (like `events`); a keystroke otherwise costs 1.
  *
  * `__typename` costs nothing. @skip and @include are not read: a field is charged as if selected.
  */
@@ -98,17 +99,10 @@ function rootFieldCost(field: RootField, variables: Readonly<Record<string, unkn
     return node ? valueFromASTUntyped(node.value, variables) : undefined;
   };
   switch (field.name) {
-    case 'events': {
-      const filter = arg('filter');
-      const searchTerm = typeof filter === 'object' && filter !== null ? (filter as Record<string, unknown>)['searchTerm'] : undefined;
-      return (
-        1 +
-        Math.ceil(positive(arg('pageSize'), 10, 1000) / 20) +
-        (field.totals ? 2 : 0) +
-        2 * field.facets +
-        (typeof searchTerm === 'string' && searchTerm.trim() !== '' ? 3 : 0)
-      );
-    }
+    case 'events':
+      return 1 + Math.ceil(positive(arg('pageSize'), 10, 1000) / 20) + (field.totals ? 2 : 0) + 2 * field.facets + searchCost(arg('filter'));
+    case 'suggest':
+      return 1 + searchCost(arg('filter'));
     case 'allUpcomingEventsInArea': {
       const span = (min: unknown, max: unknown, whole: number) =>
         typeof min === 'number' && typeof max === 'number' ? Math.max(0, Math.min(whole, max - min)) : whole;
@@ -126,6 +120,12 @@ function rootFieldCost(field: RootField, variables: Readonly<Record<string, unkn
     default:
       return 1;
   }
+}
+
+/** What a `searchTerm` in a filter adds: its words are matched in the database. */
+function searchCost(filter: unknown): number {
+  const searchTerm = typeof filter === 'object' && filter !== null ? (filter as Record<string, unknown>)['searchTerm'] : undefined;
+  return typeof searchTerm === 'string' && searchTerm.trim() !== '' ? 3 : 0;
 }
 
 /** A page size as the resolver will read it: its default when absent, within 1 and `max` (invalid ones are refused later anyway). */

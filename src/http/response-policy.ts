@@ -22,6 +22,8 @@ export const RESPONSE_TTL_MS: Readonly<Record<string, number>> = {
   eventByTitle: 30_000,
   allUpcomingSuperEvents: 30_000,
   allUpcomingEventsInArea: 30_000,
+  // Counted like `events` (same "now", same fromDate default): what moves them moves it.
+  suggest: 30_000,
   // Introspection: the schema changes with a deploy, which a TTL cannot see; never kept.
   __schema: 0,
 };
@@ -47,6 +49,8 @@ export const ROOT_FIELD_TAGS: Readonly<Record<string, readonly string[]>> = {
   allUpcomingSuperEvents: LISTED,
   allUpcomingEventsInArea: LISTED,
   changes: LISTED,
+  // Hits count events; labels are venue, organizer and category names.
+  suggest: [...LISTED, CATEGORIES_TAG],
 };
 
 /** TTL of a root field not in the table (`__typename`, `__type`). */

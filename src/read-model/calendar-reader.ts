@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
+import type { Suggestion } from '../../generated/schema-types.js';
 import type { Database, EventFields, EventRecord, OccurrenceRow } from '../db/database.js';
 import { distanceKm, roundDistanceKm } from '../domain/distance-km.js';
 import type { EventQuery } from '../domain/event-query.js';
+import type { SuggestInput } from '../domain/suggest-input.js';
 import { EVENT_SUPER, eventIndexOf, isEventPublished, upcomingDatesOf, type CalendarSnapshot, type SnapshotCatalogue } from './calendar-snapshot.js';
 import { onOneDataVersion } from './data-version-moved.js';
 import { findResultPage, type FacetCount, type FacetKind } from './event-results.js';
@@ -11,6 +13,7 @@ import { eventRecordsAt } from './event-records.js';
 import { listInTurns } from './list-in-turns.js';
 import type { ReadModel } from './read-model.js';
 import { wordMatch, type WordMatch } from './search-matches.js';
+import { findSuggestions } from './suggestions.js';
 
 /**
  * One node of a result: an event with one of its dates promoted into the event's date fields.
@@ -67,6 +70,9 @@ export interface Box {
   minLongitude: number;
   maxLongitude: number;
 }
+
+/** What an EVENT suggestion shows of its event (sorted: the statement's key, record-statements.ts). */
+const SUGGESTED_EVENT_COLUMNS = ['id', 'slug', 'title_en', 'title_nb'] as const satisfies readonly (keyof EventFields)[];
 
 /** An area answer with more events than this is large: built under the read model's `largeAreaAnswers`, in chunks. */
 const LARGE_AREA_ANSWER = 1000;
@@ -131,6 +137,49 @@ export class CalendarReader {
         totalCount: result.totalCount,
         facets: result.facets,
       };
+    });
+  }
+
+  /**
+   * Typeahead suggestions (suggestions.ts), labelled: the catalogue's from the snapshot, the events'
+   * titles and slugs read at the snapshot's version (one statement, for the few events suggested).
+   */
+  suggest(input: SuggestInput): Promise<Suggestion[]> {
+    return this.consistently(async (snapshot) => {
+      const words = input.queries.filter.searchWords;
+      const matches = (mode: 'literal' | 'approximate'): Promise<WordMatch[]> => Promise.all(words.map((word) => wordMatch(this.db, snapshot, word, mode)));
+      // Both phases of `searchTerm` read before counting: each suggestion's total may need either.
+      const [literal, approximate] = words.length > 0 ? await Promise.all([matches('literal'), matches('approximate')]) : [[], null];
+      const found = findSuggestions(snapshot, { queries: input.queries, words: input.words, limit: input.limit, literal, approximate });
+      const suggestedEvents = found.filter((s) => s.kind === 'EVENT').map((s) => s.entity);
+      const records = await eventRecordsAt(this.db, snapshot, suggestedEvents, SUGGESTED_EVENT_COLUMNS);
+      const { catalogue, suggestions } = snapshot;
+      return found.map(({ kind, entity, hits }): Suggestion => {
+        switch (kind) {
+          case 'VENUE': {
+            const venue = catalogue.venuesByName[entity]!;
+            return { kind, value: venue.slug, label_nb: venue.name, label_en: venue.name, hits };
+          }
+          case 'ORGANIZER': {
+            const organizer = catalogue.organizersByName[entity]!;
+            return { kind, value: organizer.slug, label_nb: organizer.name, label_en: organizer.name, hits };
+          }
+          case 'CATEGORY': {
+            const category = catalogue.categories[entity]!;
+            return { kind, value: category.id, label_nb: category.name_nb, label_en: category.name_en, hits };
+          }
+          case 'TAG': {
+            const tag = suggestions.tagNames[entity]!;
+            return { kind, value: tag, label_nb: tag, label_en: tag, hits };
+          }
+          case 'EVENT': {
+            const event = records.get(entity);
+            // Read at the snapshot's version: present unless the data changed outside an import.
+            if (!event) throw new Error(`event ${snapshot.eventIds[entity]} changed outside an import (data version ${snapshot.version})`);
+            return { kind, value: event.slug, label_nb: event.title_nb, label_en: event.title_en, hits };
+          }
+        }
+      });
     });
   }
 

@@ -1,6 +1,7 @@
 import type { CategoryRow, OrganizerRow, VenueRow } from '../db/database.js';
 import type { SnapshotChangeLog } from './snapshot-change-log.js';
 import { walkIndexBytes, type WalkIndexes } from './walk-indexes.js';
+import { wordIndexBytes, type WordIndex } from './word-index.js';
 
 /** Bits of `eventFlags`. */
 export const EVENT_FEATURED = 1;
@@ -25,6 +26,57 @@ export const MODE_OTHER = 2;
 export interface PackedLists {
   offsets: Uint32Array;
   values: Uint32Array;
+}
+
+/** `SuggestionIndex.catalogueKind` values. */
+export const SUGGEST_VENUE = 0;
+export const SUGGEST_ORGANIZER = 1;
+export const SUGGEST_CATEGORY = 2;
+export const SUGGEST_TAG = 3;
+
+/**
+ * What `suggest` looks names up in (suggestion-index.ts builds it, suggestions.ts reads it). Two kinds
+ * of entities: the catalogue ones (venues, organizers, visible categories and tags that an event of
+ * the snapshot has; numbered kind after kind) and the events. Every one of either has a label rank: its
+ * place in the order of all of them by folded label, then value, then kind, so that suggestions of any
+ * kinds compare by label as two numbers.
+ */
+export interface SuggestionIndex {
+  /** SUGGEST_VENUE .. SUGGEST_TAG. */
+  catalogueKind: Uint8Array;
+  /** Its venue, organizer, category or tag number in the snapshot. */
+  catalogueLocal: Uint32Array;
+  /** Per kind, the catalogue number of each venue, organizer, category or tag number; -1 when it has none. */
+  catalogueOf: readonly Int32Array[];
+  catalogueRank: Uint32Array;
+  /**
+   * Its events (with a date at it, for a venue), latest-ending first by the end of their last date (at
+   * the venue, for a venue: see `eventLastEnd`), so the events that can still have a node after an
+   * instant are a prefix found by binary search.
+   */
+  catalogueEvents: PackedLists;
+  /** The end of each event's last-ending date (ms). */
+  eventLastEnd: Float64Array;
+  /**
+   * Of those, the ones published after `publishingHorizon`, the latest-published first: entity c's are
+   * [latePublishing.offsets[c], latePublishing.offsets[c + 1]) of `latePublishing.dates` (publishing,
+   * ms) and `latePublishing.lastEnds` (their last ends, as catalogueEvents is ordered by).
+   */
+  latePublishing: { offsets: Uint32Array; dates: Float64Array; lastEnds: Float64Array };
+  /** The build's clock less RETAINED_ENDED_MS: a request's "now" is later but for clocks set back. */
+  publishingHorizon: number;
+  /** Dates of those events (at it, for a venue): the most nodes it can lead to grouped by day. */
+  catalogueDates: Uint32Array;
+  /** Names and slugs (venues, organizers), both labels (categories), the tag (tags); entity: catalogue number. */
+  catalogueWords: WordIndex;
+  /**
+   * Both titles and the slug; entity: the event's label rank, so that the entries of a prefix are
+   * ranked without reading anything else. `eventOfRank` gives the event (-1: a catalogue entity's rank).
+   */
+  eventWords: WordIndex;
+  eventOfRank: Int32Array;
+  /** The tags, by tag number (`tagKeys` the other way round). */
+  tagNames: readonly string[];
 }
 
 /** The venue, organizer and category records of one data version, as the API shows them. */
@@ -120,6 +172,8 @@ export interface CalendarSnapshot {
 
   /** `event_changes` of this version: what `changes` lists in a round's data phase. */
   changeLog: SnapshotChangeLog;
+
+  suggestions: SuggestionIndex;
 }
 
 /** Binary search in ids sorted by code unit; -1 when absent. */
@@ -165,5 +219,10 @@ export function typedArrayBytes(snapshot: CalendarSnapshot): number {
       bytes += lists.offsets.byteLength + lists.values.byteLength;
     }
   }
+  const suggestions = snapshot.suggestions;
+  const late = suggestions.latePublishing;
+  for (const value of [...(Object.values(suggestions) as unknown[]), ...suggestions.catalogueOf, late.offsets, late.dates, late.lastEnds]) if (ArrayBuffer.isView(value)) bytes += value.byteLength;
+  bytes += suggestions.catalogueEvents.offsets.byteLength + suggestions.catalogueEvents.values.byteLength;
+  bytes += wordIndexBytes(suggestions.catalogueWords) + wordIndexBytes(suggestions.eventWords);
   return bytes + snapshot.changeLog.versions.byteLength + snapshot.changeLog.removed.byteLength;
 }

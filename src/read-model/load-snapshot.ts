@@ -17,6 +17,7 @@ import {
 import { GrowingColumn } from './growing-column.js';
 import { readSnapshotChangeLog } from './snapshot-change-log.js';
 import { buildWalkIndexes } from './walk-indexes.js';
+import { SuggestionIndexBuilder } from './suggestion-index.js';
 
 /**
  * Dates that ended up to this long before the build are kept: a request's "now" may lag the
@@ -34,18 +35,21 @@ const ROWS_PER_READ = 50_000;
  */
 export async function loadSnapshot(db: Kysely<Database>, now: Date): Promise<CalendarSnapshot> {
   const cutoff = new Date(now.getTime() - RETAINED_ENDED_MS);
-  return db
+  const suggestions = new SuggestionIndexBuilder();
+  const read = await db
     .transaction()
     .setIsolationLevel('repeatable read')
     .setAccessMode('read only')
     .execute(async (trx) => {
       const { version } = await trx.selectFrom('calendar_state').select('version').executeTakeFirstOrThrow();
       const catalogue = await readCatalogue(trx);
-      const events = await readEvents(trx, cutoff, catalogue);
+      const events = await readEvents(trx, cutoff, catalogue, suggestions);
       const dates = await readDates(trx, cutoff, events, catalogue);
       const changeLog = await readSnapshotChangeLog(trx, events.snapshot.eventIds, events.eventIndex);
-      return { version: String(version), ...catalogue.snapshot, ...events.snapshot, ...dates, changeLog };
+      return { version: String(version), columns: { ...catalogue.snapshot, ...events.snapshot, ...dates }, changeLog, readOrder: events.readOrder };
     });
+  // Built once the transaction is over: it reads nothing more.
+  return { version: read.version, ...read.columns, changeLog: read.changeLog, suggestions: suggestions.build(read.columns, read.readOrder, cutoff.getTime()) };
 }
 
 type CatalogueColumns = Pick<
@@ -151,10 +155,15 @@ type EventColumns = Pick<
 interface EventsRead {
   snapshot: EventColumns;
   eventIndex: Map<string, number>;
+  /** `readOrder[i]`: the position in read order of event i. */
+  readOrder: Uint32Array;
 }
 
 interface EventRow {
   id: string;
+  slug: string;
+  title_nb: string | null;
+  title_en: string | null;
   publishing_ms: number | null;
   mode: string;
   tags: string[];
@@ -208,7 +217,7 @@ function permuted<T extends Float64Array | Int32Array | Uint8Array>(column: T, o
   return result;
 }
 
-async function readEvents(trx: Transaction<Database>, cutoff: Date, catalogue: CatalogueRead): Promise<EventsRead> {
+async function readEvents(trx: Transaction<Database>, cutoff: Date, catalogue: CatalogueRead, suggestions: SuggestionIndexBuilder): Promise<EventsRead> {
   const categories = new KeyNumbers();
   // Listed categories first, so that their numbers follow the calendar's order.
   for (const c of catalogue.snapshot.catalogue.categories) categories.numberOf(c.id);
@@ -228,6 +237,9 @@ async function readEvents(trx: Transaction<Database>, cutoff: Date, catalogue: C
       .selectFrom('events as e')
       .select([
         'e.id',
+        'e.slug',
+        'e.title_nb',
+        'e.title_en',
         sql<number | null>`date_part('epoch', e.publishing_date) * 1000`.as('publishing_ms'),
         'e.mode',
         'e.tags',
@@ -257,6 +269,8 @@ async function readEvents(trx: Transaction<Database>, cutoff: Date, catalogue: C
         if (index !== undefined) organizers.push(index);
       }
       organizerLists.add(organizers);
+      // Titles are folded here and not kept: the suggestion index holds their words (suggestion-index.ts).
+      suggestions.addEvent(row.slug, row.title_nb, row.title_en);
     }
     if (page.length < ROWS_PER_READ) break;
     after = page[page.length - 1]!.id;
@@ -292,6 +306,7 @@ async function readEvents(trx: Transaction<Database>, cutoff: Date, catalogue: C
       eventOrganizers: organizerLists.packed(order),
     },
     eventIndex,
+    readOrder: order,
   };
 }
 

@@ -4,8 +4,8 @@ import { startService, type RunningService } from '../../src/app.js';
 import { readConfig } from '../../src/config.js';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
-import { CalendarRequestError, createCalendarClient, type CalendarDocument, type FetchLike } from '../../packages/client/src/index.js';
-import { CategoriesDocument, EventsPageDocument } from '../../packages/client/src/generated/documents.js';
+import { CalendarRequestError, createCalendarClient, suggest, suggestionFilter, type CalendarDocument, type FetchLike } from '../../packages/client/src/index.js';
+import { CategoriesDocument, EventsPageDocument, SuggestDocument } from '../../packages/client/src/generated/documents.js';
 import { createTestDatabase } from '../support/test-database.js';
 import { NOW, widgetCalendar } from './fixtures/widget-calendar.js';
 
@@ -104,6 +104,21 @@ describe('client against the running service', () => {
     expect(data.categories?.length).toBeGreaterThan(0);
     expect(notices).toHaveLength(1);
     expect(client.lastNotice).toBe(notices[0]);
+  });
+
+  it('suggests by one GET per prefix, typed alike whatever its case and spaces, and maps a suggestion to its filter', async () => {
+    const { fetch, calls } = recordingFetch();
+    const client = createCalendarClient({ endpoint: service.url, fetch });
+    const found = await suggest(client, '  KUN ', { limit: 3 });
+    expect(found[0]).toEqual({ kind: 'VENUE', value: 'kunstmuseet', label_nb: 'Kunstmuseet', label_en: 'Kunstmuseet', hits: expect.any(Number) });
+    const { events } = await client.request(EventsPageDocument, { filter: { ...suggestionFilter(found[0]!) }, pageSize: 1 });
+    expect(events?.totalCount).toBe(found[0]!.hits);
+    expect(await suggest(client, 'kun', { limit: 3 })).toEqual(found);
+    // Nothing typed: no request at all.
+    expect(await suggest(client, '   ')).toEqual([]);
+    expect(calls.filter((call) => call.hash === createHash('sha256').update(SuggestDocument).digest('hex')).map((call) => call.method)).toEqual(['GET', 'GET']);
+    expect(suggestionFilter({ kind: 'CATEGORY', value: 'CONCERT' })).toEqual({ categories: ['CONCERT'] });
+    expect(suggestionFilter({ kind: 'EVENT', value: 'w-jazz' })).toBeNull();
   });
 
   it('throws BAD_USER_INPUT for a negative page, with the status and null data', async () => {

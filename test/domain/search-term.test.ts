@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { MAX_SEARCH_WORDS, searchWords, typoTolerance } from '../../src/domain/search-term.js';
+import { foldedWords, MAX_SEARCH_WORDS, searchWords, typoTolerance } from '../../src/domain/search-term.js';
+import { mulberry32 } from '../../src/demo/seeded-random.js';
 
 describe('search term: words', () => {
   it('lowercases, strips accents and drops punctuation', () => {
@@ -104,5 +105,46 @@ describe('search term: typo tolerance', () => {
 
   it('counts characters, not UTF-16 code units', () => {
     expect(typoTolerance('𝒶𝒷𝒸𝒹𝑒')).toBe(1);
+  });
+});
+
+describe('search term: folding a text unit by unit', () => {
+  // The folding as written for a whole text (the rule); foldedWords reads it from a table of units.
+  const UNDECOMPOSABLE: Record<string, string> = { ø: 'o', æ: 'ae', ß: 'ss', œ: 'oe', đ: 'd', ł: 'l', ð: 'd', þ: 'th', ı: 'i' };
+  const stripMarks = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '');
+  const wholeText = (text: string) =>
+    stripMarks(stripMarks(text).toLowerCase())
+      .replace(/[øæßœđłðþı]/gu, (letter) => UNDECOMPOSABLE[letter]!)
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((word) => word !== '');
+
+  it('keeps every word in order, repeats included', () => {
+    expect(foldedWords('Konsert – konsert: Øya/Åsane 2026')).toEqual(['konsert', 'konsert', 'oya', 'asane', '2026']);
+  });
+
+  it('folds every UTF-16 unit as the whole-text way does, between letters and at a word’s end', () => {
+    const wrong: string[] = [];
+    for (let code = 0x80; code <= 0xffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const unit = String.fromCharCode(code);
+      for (const text of [`Ab${unit}c d${unit}`, `${unit}${unit} X`]) {
+        if (JSON.stringify(foldedWords(text)) !== JSON.stringify(wholeText(text))) wrong.push(code.toString(16));
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('folds random texts of letters, marks, symbols and surrogate pairs as the whole-text way does', () => {
+    const random = mulberry32(31);
+    const pieces = ['A', 'z', ' ', '-', 'Å', 'ø', 'Σ', 'ς', 'İ', 'ﬁ', '\u0301', '\u0308', '½', '𝒜', '😀', 'Ⅻ', 'ǅ', 'ϴ', 'Ϲ', '\u0345', 'ß', 'ẞ'];
+    for (let i = 0; i < 20_000; i++) {
+      let text = '';
+      for (let k = 0, n = 1 + Math.floor(random() * 8); k < n; k++) text += random() < 0.7 ? pieces[Math.floor(random() * pieces.length)] : String.fromCharCode(0x80 + Math.floor(random() * 0x2f00));
+      expect(foldedWords(text), JSON.stringify(text)).toEqual(wholeText(text));
+    }
+  });
+
+  it('lowercases a final sigma by its neighbours, as the whole text does', () => {
+    expect(foldedWords('ΟΔΟΣ ΣΑΣ')).toEqual(['οδος', 'σας']);
   });
 });

@@ -410,7 +410,7 @@ describe('protective limits', () => {
   });
 
   it('lets every trusted operation in queries/ through', async () => {
-    const variables = { slug: 'e-1', id: 'E-1', slugs: ['e-1'], minLatitude: 59, maxLatitude: 61, minLongitude: 10, maxLongitude: 11 };
+    const variables = { slug: 'e-1', id: 'E-1', slugs: ['e-1'], minLatitude: 59, maxLatitude: 61, minLongitude: 10, maxLongitude: 11, prefix: 'kon' };
     for (const query of Object.values(manifest)) {
       const res = await postGraphQL(server.url, { query, variables });
       expect(res.status, query.slice(0, 40)).toBe(200);

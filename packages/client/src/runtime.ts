@@ -15,4 +15,5 @@ export type {
 export { CalendarRequestError, type GraphQLErrorLike } from './calendar-request-error.js';
 export { sha256Hex } from './sha256-hex.js';
 export { syncChanges, type ChangedEvent, type ChangesPage, type SyncChangesOptions, type SyncChangesResult } from './sync-changes.js';
+export { suggest, suggestionFilter, type Suggestion, type SuggestOptions } from './suggest.js';
 export { eventsFeedUrl, eventsFeedWebcalUrl, type EventsFeedUrlOptions } from './events-feed-url.js';

@@ -10,6 +10,7 @@ import {
   eventsBySlugs,
 } from './Query/event-lookups.js';
 import { categories, organizers, venues } from './Query/catalogues.js';
+import { suggest } from './Query/suggest.js';
 import { Event } from './Event.js';
 import { EventConnection } from './EventConnection.js';
 import { Repetition } from './Repetition.js';
@@ -19,7 +20,7 @@ import { Venue, VenueFacet } from './Venue.js';
 import { Category, CategoryFacet } from './Category.js';
 
 export const resolvers: Resolvers = {
-  Query: { events, eventByID, eventBySlug, eventsBySlugs, eventByTitle, allUpcomingSuperEvents, allUpcomingEventsInArea, categories, venues, organizers, changes },
+  Query: { events, eventByID, eventBySlug, eventsBySlugs, eventByTitle, allUpcomingSuperEvents, allUpcomingEventsInArea, categories, venues, organizers, changes, suggest },
   Event,
   EventConnection,
   Repetition,

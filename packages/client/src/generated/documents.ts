@@ -39,6 +39,9 @@ export const EventsInAreaDocument = "query EventsInArea($maxLatitude: Float!, $m
 /** `query EventsBySlugs` (queries/highlights.graphql); persisted as `sha256:312b9812fce383a5fbad55399c24f08ae255aae2d8eaad24a94186c911d36e92`. */
 export const EventsBySlugsDocument = "query EventsBySlugs($slugs: [String]!) { eventsBySlugs(eventsSlugs: $slugs) { event_slug id startDate title_en title_nb } }" as TypedDocument<EventsBySlugsQuery, EventsBySlugsQueryVariables>;
 
+/** `query Suggest` (queries/suggest.graphql); persisted as `sha256:293c22b7090744c02e2af41cc9fab0db34b5bee7173e62bf4d1ae645c650d1a9`. */
+export const SuggestDocument = "query Suggest($filter: Filter, $limit: Int, $prefix: String!) { suggest(prefix: $prefix, filter: $filter, limit: $limit) { hits kind label_en label_nb value } }" as TypedDocument<SuggestQuery, SuggestQueryVariables>;
+
 /**
  * Conditions on the `events` query. All fields are optional; every given condition must hold.
  * Date arguments: `YYYY-MM-DD HH:mm:ss` followed by `+HH:MM`, `+HHMM`, `+HH` or `Z` (a `T` may replace the space;
@@ -107,6 +110,19 @@ export type NearFilter = {
   /** Radius in kilometres: greater than 0 and at most 1000. A venue exactly at the radius is inside. */
   radiusKm: number;
 };
+
+/** What a suggestion stands for, and so which condition its `value` is for. */
+export type SuggestionKind =
+  /** A visible category: `value` is its id, for `Filter.categories`. */
+  | 'CATEGORY'
+  /** One event: `value` is its `event_slug`, for `eventBySlug` (or its page under `eventLink`). */
+  | 'EVENT'
+  /** An organizer: `value` is its slug, for `Filter.organizerSlug`. */
+  | 'ORGANIZER'
+  /** A keyword of `Event.tags`: `value` is the tag as events carry it, for `Filter.tag`. */
+  | 'TAG'
+  /** A venue: `value` is its slug, for `Filter.venueSlug`. */
+  | 'VENUE';
 
 /**
  * Windows of Oslo time for `Filter.when`, resolved in Europe/Oslo at request time (exact across DST changes).
@@ -198,3 +214,12 @@ export type EventsBySlugsQueryVariables = Exact<{
 
 
 export type EventsBySlugsQuery = { eventsBySlugs: Array<{ id: string, event_slug: string, title_nb: string | null, title_en: string | null, startDate: string }> | null };
+
+export type SuggestQueryVariables = Exact<{
+  prefix: string;
+  filter?: Filter | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type SuggestQuery = { suggest: Array<{ kind: SuggestionKind, value: string, label_nb: string | null, label_en: string | null, hits: number }> };

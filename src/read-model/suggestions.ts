@@ -1,0 +1,564 @@
+import type { SuggestionKind } from '../../generated/schema-types.js';
+import type { EventQuery } from '../domain/event-query.js';
+import type { SuggestQueries } from '../domain/suggest-input.js';
+import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_TAG, SUGGEST_VENUE, type CalendarSnapshot } from './calendar-snapshot.js';
+import { allowedVenues, eventNodes, findResultPage, type EventNodes } from './event-results.js';
+import type { WordMatch } from './search-matches.js';
+import { lastEndAt } from './suggestion-index.js';
+import { INNER, oneEditRuns, prefixRun, TYPO_MIN_UNITS, type WordIndex, type WordRun } from './word-index.js';
+
+export interface SuggestRequest {
+  queries: SuggestQueries;
+  /** The prefix's folded words (searchWords): each must start a word of a label. */
+  words: readonly string[];
+  limit: number;
+  /** Literal matches of each word of the filter's `searchTerm` (empty without one). */
+  literal: readonly WordMatch[];
+  /** Their approximate matches, for the fallback of `searchTerm`; null without one. */
+  approximate: readonly WordMatch[] | null;
+}
+
+export interface FoundSuggestion {
+  kind: SuggestionKind;
+  /** The venue, organizer, category or tag number in the snapshot; for EVENT the event number. */
+  entity: number;
+  hits: number;
+}
+
+const KIND_NAMES: readonly SuggestionKind[] = ['VENUE', 'ORGANIZER', 'CATEGORY', 'TAG'];
+
+/** Quality 0: a word of the prefix starts the first word of a label; 1: only inner words. */
+interface Ranked {
+  quality: number;
+  hits: number;
+  /** Label rank (SuggestionIndex): unique over every entity, so the order is total. */
+  rank: number;
+  kind: SuggestionKind;
+  entity: number;
+}
+
+/** "Ranked by match quality, then hits, then label." */
+function before(a: Ranked, b: Ranked): boolean {
+  if (a.quality !== b.quality) return a.quality < b.quality;
+  if (a.hits !== b.hits) return a.hits > b.hits;
+  return a.rank < b.rank;
+}
+
+/** The best `limit` suggestions so far, in order. */
+class Best {
+  readonly list: Ranked[] = [];
+  constructor(private readonly limit: number) {}
+  get full(): boolean {
+    return this.list.length >= this.limit;
+  }
+  get worst(): Ranked | undefined {
+    return this.list[this.list.length - 1];
+  }
+  offer(item: Ranked): void {
+    const list = this.list;
+    if (this.full && !before(item, list[list.length - 1]!)) return;
+    let at = list.length;
+    while (at > 0 && before(item, list[at - 1]!)) at--;
+    list.splice(at, 0, item);
+    if (list.length > this.limit) list.pop();
+  }
+}
+
+/**
+ * Per snapshot (keyed by it, gone with it), marks over its label ranks for the matching of several
+ * words, and over its events for remembering an event's nodes within one request. Stamped, never
+ * cleared between requests: a request uses them without yielding (suggest is synchronous once its
+ * search words are read).
+ */
+interface Scratch {
+  stamp: number;
+  mark: Uint32Array;
+  inner: Uint8Array;
+  countedAt: Uint32Array;
+  counted: Uint32Array;
+  /** Events met by a walk of dates (windowHits). */
+  seen: Uint32Array;
+}
+
+const scratches = new WeakMap<CalendarSnapshot, Scratch>();
+
+function scratchFor(snapshot: CalendarSnapshot): Scratch {
+  let scratch = scratches.get(snapshot);
+  if (!scratch) {
+    const events = snapshot.eventIds.length;
+    const ranks = snapshot.suggestions.eventOfRank.length;
+    scratch = {
+      stamp: 0,
+      mark: new Uint32Array(ranks),
+      inner: new Uint8Array(ranks),
+      countedAt: new Uint32Array(events),
+      counted: new Uint32Array(events),
+      seen: new Uint32Array(events),
+    };
+    scratches.set(snapshot, scratch);
+  }
+  return scratch;
+}
+
+/** `count` fresh stamps, the first returned. */
+function stamps(scratch: Scratch, count: number): number {
+  if (scratch.stamp + count >= 0xffffffff) {
+    scratch.stamp = 0;
+    scratch.mark.fill(0);
+    scratch.countedAt.fill(0);
+    scratch.seen.fill(0);
+  }
+  const first = scratch.stamp + 1;
+  scratch.stamp += count;
+  return first;
+}
+
+/** One way of matching the prefix: for each of its words, the runs of indexed words it may start. */
+type MatchPlan = WordRun[][];
+
+/**
+ * The ways the prefix is matched in an index: literally (every word a prefix of an indexed word), or
+ * with one typo, in any one word of TYPO_MIN_UNITS or more (one plan per such word, the others literal).
+ */
+function plans(index: WordIndex, words: readonly string[], typo: boolean): MatchPlan[] {
+  const literal = words.map((word) => [prefixRun(index, word)]);
+  if (!typo) return [literal];
+  return words.flatMap((word, j) => (word.length >= TYPO_MIN_UNITS ? [literal.map((runs, k) => (k === j ? oneEditRuns(index, word) : runs))] : []));
+}
+
+/** Each entry of the runs, as (entity, inner). */
+function eachEntry(index: WordIndex, runs: readonly WordRun[], visit: (entity: number, inner: number) => void): void {
+  const { entryOffsets, entries } = index;
+  for (const run of runs) {
+    for (let k = entryOffsets[run.from]!, end = entryOffsets[run.to]!; k < end; k++) {
+      const value = entries[k]!;
+      visit(value % INNER, value >= INNER ? 1 : 0);
+    }
+  }
+}
+
+/** Catalogue entities matching a plan (every word), with their inner bit (1: the first word started no label's first word). */
+function catalogueMatches(index: WordIndex, count: number, plan: MatchPlan, found: Uint8Array): void {
+  // matched[c] = j: c has matched the first j words. `found` keeps the best quality + 1 (0: not found).
+  const matched = new Uint8Array(count);
+  const inner = new Uint8Array(count).fill(1);
+  plan.forEach((runs, j) => {
+    eachEntry(index, runs, (c, bit) => {
+      if (matched[c] === j) {
+        matched[c] = j + 1;
+        if (j === 0) inner[c] = bit;
+      } else if (j === 0 && bit === 0) inner[c] = 0;
+    });
+  });
+  for (let c = 0; c < count; c++) {
+    if (matched[c] !== plan.length) continue;
+    const quality = inner[c]! + 1;
+    if (found[c] === 0 || quality < found[c]!) found[c] = quality;
+  }
+}
+
+/**
+ * Events matching a plan, each offered (possibly more than once) as its entry: inner bit * 2^31 +
+ * label rank, the order suggestions of events take. One word: its entries straight away, each indexed
+ * word's only up to the first that `worst()` says is not wanted (they are in that order). Several:
+ * marked word after word (stamps), then offered from the last word's.
+ */
+function eventMatches(index: WordIndex, scratch: Scratch, plan: MatchPlan, offer: (entry: number) => void, worst: () => number): void {
+  const { entryOffsets, entries } = index;
+  if (plan.length === 1) {
+    for (const run of plan[0]!) {
+      for (let w = run.from; w < run.to; w++) {
+        for (let k = entryOffsets[w]!, end = entryOffsets[w + 1]!; k < end; k++) {
+          const entry = entries[k]!;
+          if (entry >= worst()) break;
+          offer(entry);
+        }
+      }
+    }
+    return;
+  }
+  const first = stamps(scratch, plan.length);
+  const { mark, inner } = scratch;
+  plan.forEach((runs, j) => {
+    eachEntry(index, runs, (e, bit) => {
+      if (j === 0) {
+        if (mark[e] !== first) {
+          mark[e] = first;
+          inner[e] = bit;
+        } else if (bit === 0) inner[e] = 0;
+      } else if (mark[e] === first + j - 1) mark[e] = first + j;
+    });
+  });
+  const last = first + plan.length - 1;
+  eachEntry(index, plan[plan.length - 1]!, (e) => {
+    if (mark[e] === last) offer(inner[e]! * INNER + e);
+  });
+}
+
+/**
+ * Whether each condition of a query is absent, but the window's start (`fromDate`, now): a query
+ * under which an event has a node exactly when it is published and one of its dates ends after that
+ * start (eventNodes' rule with nothing else to test). Typed over every field of EventQuery, so a new
+ * condition does not compile until it is said here whether it is one.
+ */
+const ABSENT: { [K in keyof EventQuery]-?: (q: EventQuery) => boolean } = {
+  now: () => true,
+  from: () => true,
+  until: (q) => q.until === null,
+  fromStart: (q) => q.fromStart === null,
+  categories: (q) => q.categories === null,
+  notCategories: (q) => q.notCategories.length === 0,
+  venueSlugSets: (q) => q.venueSlugSets.length === 0,
+  organizerSlugSets: (q) => q.organizerSlugSets.length === 0,
+  searchWords: (q) => q.searchWords.length === 0,
+  tag: (q) => q.tag === null,
+  mode: (q) => q.mode === null,
+  superEvent: (q) => q.superEvent === null,
+  onlyFeatured: (q) => !q.onlyFeatured,
+  onlyFeaturedSpecialEvent: (q) => !q.onlyFeaturedSpecialEvent,
+  cancelledNotIncluded: (q) => !q.cancelledNotIncluded,
+  soldOutNotIncluded: (q) => !q.soldOutNotIncluded,
+  hoursRange: (q) => q.hoursRange === null,
+  groupByDay: (q) => !q.groupByDay,
+  municipality: (q) => q.municipality === null,
+  postalCodes: (q) => q.postalCodes === null,
+  near: (q) => q.near === null,
+  // Its window is `from` and `until`.
+  when: () => true,
+  validUntil: () => true,
+};
+const ABSENCE_TESTS = Object.values(ABSENT);
+
+function onlyWindowStart(query: EventQuery): boolean {
+  return ABSENCE_TESTS.every((absent) => absent(query));
+}
+
+/** The start of a query's window: "a date that has ended is never listed" (dateCondition). */
+function windowStart(query: EventQuery): number {
+  return Math.max(query.from.getTime(), query.now.getTime());
+}
+
+/**
+ * Counts nodes the way `events` does (eventNodes), per catalogue entity: its kind's query, with the
+ * search words of the phase `events` would use for that query, plus the entity's condition. Only the
+ * entity's events whose last date ends after the window's start are walked (the rest cannot have a
+ * node), and an event's nodes under a query are remembered for the request (a category and a tag
+ * share most events).
+ *
+ * Under a query with no condition but its window's start (no filter, or `fromDate` alone: what a
+ * typeahead mostly asks), a node is "published, and a date ends after the start": the entity's count
+ * is then the length of that prefix of its events, less those of them not published yet (the few
+ * events with a later publishing date), with no walk at all. test/api/suggest.test.ts holds every
+ * count equal to `events`' totalCount, both ways.
+ */
+class HitCounter {
+  private readonly scratch: Scratch;
+  private readonly counters = new Map<EventQuery, { literal: EventNodes; approximate: EventNodes | null; literalStamp: number; approximateStamp: number }>();
+  private readonly baseVenues: Uint8Array | null;
+  private readonly oneVenue: Uint8Array;
+  private filterPhase: 'literal' | 'approximate' | undefined;
+  private windowed: { stamp: number; events: Uint32Array } | null | undefined;
+
+  constructor(
+    private readonly snapshot: CalendarSnapshot,
+    private readonly request: SuggestRequest,
+  ) {
+    this.scratch = scratchFor(snapshot);
+    this.baseVenues = allowedVenues(snapshot, request.queries.venue);
+    this.oneVenue = new Uint8Array(snapshot.venueIds.length);
+  }
+
+  private counterOf(query: EventQuery) {
+    let counter = this.counters.get(query);
+    if (!counter) {
+      const { literal, approximate } = this.request;
+      const stamp = stamps(this.scratch, 2);
+      counter = {
+        literal: eventNodes(this.snapshot, query, literal),
+        approximate: approximate ? eventNodes(this.snapshot, query, approximate) : null,
+        literalStamp: stamp,
+        approximateStamp: stamp + 1,
+      };
+      this.counters.set(query, counter);
+    }
+    return counter;
+  }
+
+  private remembered(nodesOf: EventNodes, stamp: number, event: number): number {
+    const { countedAt, counted } = this.scratch;
+    if (countedAt[event] === stamp) return counted[event]!;
+    const nodes = nodesOf(event);
+    countedAt[event] = stamp;
+    counted[event] = nodes;
+    return nodes;
+  }
+
+  /** Whether `events(filter)` lists the event: its search phase is the one the whole filter's total decides. */
+  listed(event: number): boolean {
+    const window = this.window();
+    if (window && this.scratch.seen[event] !== window.stamp) return false;
+    const counter = this.counterOf(this.request.queries.filter);
+    this.filterPhase ??= this.decideFilterPhase();
+    return this.filterPhase === 'literal'
+      ? this.remembered(counter.literal, counter.literalStamp, event) > 0
+      : this.remembered(counter.approximate!, counter.approximateStamp, event) > 0;
+  }
+
+  /** "A literal match anywhere means no approximate matches": the literal phase unless it finds no node at all. */
+  private decideFilterPhase(): 'literal' | 'approximate' {
+    const { filter } = this.request.queries;
+    if (!this.request.approximate) return 'literal';
+    const page = findResultPage(this.snapshot, { query: filter, words: this.request.literal, page: 0, pageSize: 1, facets: [], wantsTotal: false });
+    return page.nodes.length > 0 ? 'literal' : 'approximate';
+  }
+
+  /** The query entity c is counted under. */
+  queryOf(c: number): EventQuery {
+    const kind = this.snapshot.suggestions.catalogueKind[c]!;
+    const { queries } = this.request;
+    return kind === SUGGEST_VENUE ? queries.venue : kind === SUGGEST_ORGANIZER ? queries.organizer : kind === SUGGEST_CATEGORY ? queries.category : queries.tag;
+  }
+
+  /** How many of c's events have a date ending after `start`: a prefix of them (catalogueEvents' order). */
+  endingAfter(c: number, start: number): number {
+    const index = this.snapshot.suggestions;
+    const { offsets, values } = index.catalogueEvents;
+    // The order's key, read again at each step of the search (a handful): not stored per event.
+    const venue = index.catalogueKind[c] === SUGGEST_VENUE ? index.catalogueLocal[c]! : -1;
+    const lastEnd = (event: number) => (venue >= 0 ? lastEndAt(this.snapshot, event, venue) : index.eventLastEnd[event]!);
+    const first = offsets[c]!;
+    let low = first;
+    let high = offsets[c + 1]!;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (lastEnd(values[middle]!) > start) low = middle + 1;
+      else high = middle;
+    }
+    return low - first;
+  }
+
+  /** The most hits c can have: its events that end after the window's start, or their dates grouped by day. */
+  most(c: number): number {
+    const query = this.queryOf(c);
+    return query.groupByDay ? this.snapshot.suggestions.catalogueDates[c]! : this.endingAfter(c, windowStart(query));
+  }
+
+  /** `totalCount` of the entity's kind query with its condition added. */
+  hits(c: number): number {
+    const index = this.snapshot.suggestions;
+    const query = this.queryOf(c);
+    const start = windowStart(query);
+    const walked = this.endingAfter(c, start);
+    const now = query.now.getTime();
+    if (onlyWindowStart(query) && now >= index.publishingHorizon) return walked - this.unpublished(c, now, start);
+    const { values } = index.catalogueEvents;
+    const from = index.catalogueEvents.offsets[c]!;
+    const to = from + walked;
+    const { literal, approximate } = this.request;
+    // Outside the filter's window, if it is a short one, no event has a node.
+    const window = this.window();
+    const seen = this.scratch.seen;
+    const outside = (event: number) => window !== null && seen[event] !== window.stamp;
+    if (index.catalogueKind[c] === SUGGEST_VENUE) {
+      // A date-level condition: the venue's own dates count, so it narrows the allowed venues to one.
+      const venue = index.catalogueLocal[c]!;
+      if (this.baseVenues && this.baseVenues[venue] !== 1) return 0;
+      this.oneVenue[venue] = 1;
+      try {
+        const sum = (nodesOf: EventNodes) => {
+          let total = 0;
+          for (let k = from; k < to; k++) if (!outside(values[k]!)) total += nodesOf(values[k]!);
+          return total;
+        };
+        const total = sum(eventNodes(this.snapshot, query, literal, this.oneVenue));
+        return total > 0 || !approximate ? total : sum(eventNodes(this.snapshot, query, approximate, this.oneVenue));
+      } finally {
+        this.oneVenue[venue] = 0;
+      }
+    }
+    // Event-level conditions: the entity's events are exactly those that satisfy it.
+    const counter = this.counterOf(query);
+    let total = 0;
+    for (let k = from; k < to; k++) if (!outside(values[k]!)) total += this.remembered(counter.literal, counter.literalStamp, values[k]!);
+    if (total > 0 || !counter.approximate) return total;
+    for (let k = from; k < to; k++) if (!outside(values[k]!)) total += this.remembered(counter.approximate, counter.approximateStamp, values[k]!);
+    return total;
+  }
+
+  /**
+   * The events that have a date in the filter's window (starting before `untilDate`, or a `when`
+   * window's end, and ending after its start: the only events that can have a node under any of the
+   * kinds' queries, which share the window), marked in `seen` with `stamp`; null when the filter's
+   * window has no end, or holds more than a quarter of the dates (then walking it is no shortcut).
+   */
+  private window(): { stamp: number; events: Uint32Array } | null {
+    if (this.windowed !== undefined) return this.windowed;
+    this.windowed = null;
+    const filter = this.request.queries.filter;
+    if (filter.until === null) return null;
+    const { dateOrder, dateStart, dateEnds, dateEvent } = this.snapshot;
+    const until = filter.until.getTime();
+    let dates = 0;
+    for (let high = dateOrder.length; dates < high; ) {
+      const middle = (dates + high) >>> 1;
+      if (dateStart[dateOrder[middle]!]! < until) dates = middle + 1;
+      else high = middle;
+    }
+    if (dates > dateOrder.length / 4) return null;
+    const start = windowStart(filter);
+    const seen = this.scratch.seen;
+    const stamp = stamps(this.scratch, 1);
+    const events: number[] = [];
+    for (let r = 0; r < dates; r++) {
+      const date = dateOrder[r]!;
+      if (!(dateEnds[date]! > start)) continue;
+      const event = dateEvent[date]!;
+      if (seen[event] === stamp) continue;
+      seen[event] = stamp;
+      events.push(event);
+    }
+    // In event order: the walks then read the events' columns in sequence, not at random.
+    this.windowed = { stamp, events: Uint32Array.from(events).sort() };
+    return this.windowed;
+  }
+
+  /**
+   * The literal hits of every candidate at once, from the window's events (see window()), when they
+   * are fewer than `budget` (what walking the candidates' own events would cost); null otherwise. Each
+   * adds its nodes to each candidate it belongs to: under the venue query at that venue alone, under
+   * the other kinds' queries (remembered) for its organizers, categories and tags.
+   */
+  windowHits(candidates: readonly number[], budget: number): Int32Array | null {
+    const window = this.window();
+    if (!window || window.events.length >= budget) return null;
+    const snapshot = this.snapshot;
+    const { dateVenue, eventDateOffsets } = snapshot;
+    const index = snapshot.suggestions;
+    const count = index.catalogueKind.length;
+    const wanted = new Uint8Array(count);
+    for (const c of candidates) wanted[c] = 1;
+    const hits = new Int32Array(count);
+    const lastEvent = new Int32Array(count).fill(-1);
+    const { queries, literal } = this.request;
+    const atVenue = eventNodes(snapshot, queries.venue, literal, this.oneVenue);
+    const venues = index.catalogueOf[SUGGEST_VENUE]!;
+    const lists = [snapshot.eventOrganizers, snapshot.eventCategories, snapshot.eventTags];
+    const counters = [this.counterOf(queries.organizer), this.counterOf(queries.category), this.counterOf(queries.tag)];
+    for (const event of window.events) {
+      for (let d = eventDateOffsets[event]!; d < eventDateOffsets[event + 1]!; d++) {
+        const venue = dateVenue[d]!;
+        const c = venue >= 0 ? venues[venue]! : -1;
+        if (c < 0 || wanted[c] !== 1 || lastEvent[c] === event) continue;
+        lastEvent[c] = event;
+        if (this.baseVenues && this.baseVenues[venue] !== 1) continue;
+        this.oneVenue[venue] = 1;
+        hits[c] = hits[c]! + atVenue(event);
+        this.oneVenue[venue] = 0;
+      }
+      for (let kind = SUGGEST_ORGANIZER; kind <= SUGGEST_TAG; kind++) {
+        const list = lists[kind - SUGGEST_ORGANIZER]!;
+        const counter = counters[kind - SUGGEST_ORGANIZER]!;
+        const ofKind = index.catalogueOf[kind]!;
+        for (let k = list.offsets[event]!; k < list.offsets[event + 1]!; k++) {
+          const c = ofKind[list.values[k]!]!;
+          if (c < 0 || wanted[c] !== 1 || lastEvent[c] === event) continue;
+          lastEvent[c] = event;
+          hits[c] = hits[c]! + this.remembered(counter.literal, counter.literalStamp, event);
+        }
+      }
+    }
+    return hits;
+  }
+
+  /**
+   * How many of c's events are not published at `now` (eventCondition: "a publishingDate in the
+   * future") while a date of theirs (at it, for a venue) ends after `start`: of its events published
+   * after the horizon, the first ones (latest-published first) while they are after `now`.
+   */
+  private unpublished(c: number, now: number, start: number): number {
+    const { offsets, dates, lastEnds } = this.snapshot.suggestions.latePublishing;
+    let count = 0;
+    for (let k = offsets[c]!, end = offsets[c + 1]!; k < end && dates[k]! > now; k++) if (lastEnds[k]! > start) count++;
+    return count;
+  }
+}
+
+/**
+ * The best `limit` suggestions of one matching phase (literal, or with one typo): the events first
+ * (hits 1: the `limit` best by quality, then label, among those `events(filter)` lists), then the
+ * catalogue entities by quality and by the most hits they could have (their events, or dates grouped
+ * by day), counting each one's hits only while it could still enter the list.
+ */
+function suggestionsOf(snapshot: CalendarSnapshot, request: SuggestRequest, counter: HitCounter, typo: boolean): Ranked[] {
+  const index = snapshot.suggestions;
+  const best = new Best(request.limit);
+
+  // Events, by their entries (inner * 2^31 + rank: the order they are suggested in), each event once
+  // with its best entry. An entry is only looked at further when it would enter the list.
+  const chosen: number[] = [];
+  let worst = Number.POSITIVE_INFINITY;
+  const { eventOfRank } = index;
+  const offerEvent = (entry: number) => {
+    if (entry >= worst) return;
+    const rank = entry % INNER;
+    const known = chosen.findIndex((c) => c % INNER === rank);
+    if (known >= 0) {
+      if (entry >= chosen[known]!) return;
+      chosen[known] = entry;
+    } else {
+      if (!counter.listed(eventOfRank[rank]!)) return;
+      chosen.push(entry);
+    }
+    chosen.sort((a, b) => a - b);
+    if (chosen.length > request.limit) chosen.pop();
+    if (chosen.length >= request.limit) worst = chosen[chosen.length - 1]!;
+  };
+  const scratch = scratchFor(snapshot);
+  for (const plan of plans(index.eventWords, request.words, typo)) eventMatches(index.eventWords, scratch, plan, offerEvent, () => worst);
+  for (const entry of chosen) {
+    const rank = entry % INNER;
+    best.offer({ quality: entry >= INNER ? 1 : 0, hits: 1, rank, kind: 'EVENT', entity: eventOfRank[rank]! });
+  }
+
+  const count = index.catalogueKind.length;
+  const found = new Uint8Array(count);
+  for (const plan of plans(index.catalogueWords, request.words, typo)) catalogueMatches(index.catalogueWords, count, plan, found);
+  const candidates: { c: number; quality: number; most: number; rank: number }[] = [];
+  for (let c = 0; c < count; c++) {
+    if (found[c] === 0) continue;
+    const most = counter.most(c);
+    if (most > 0) candidates.push({ c, quality: found[c]! - 1, most, rank: index.catalogueRank[c]! });
+  }
+  candidates.sort((a, b) => a.quality - b.quality || b.most - a.most || a.rank - b.rank);
+  // A filter with an end (a `when` preset, `untilDate`): one walk of its window's events may cost less than the candidates' own.
+  let budget = 0;
+  for (const candidate of candidates) budget += candidate.most;
+  const counted = counter.windowHits(
+    candidates.map((candidate) => candidate.c),
+    budget,
+  );
+  for (const candidate of candidates) {
+    const worst = best.worst;
+    // Later candidates have a worse quality, or fewer possible hits, or a later label: none can enter.
+    if (best.full && worst && !before({ ...candidate, hits: candidate.most, kind: 'VENUE', entity: 0 }, worst)) break;
+    // No literal node: the fallback of `searchTerm` may still count some (hits says).
+    const hits = counted && (counted[candidate.c]! > 0 || !request.approximate) ? counted[candidate.c]! : counter.hits(candidate.c);
+    if (hits > 0) {
+      const kind = KIND_NAMES[index.catalogueKind[candidate.c]!]!;
+      best.offer({ quality: candidate.quality, hits, rank: candidate.rank, kind, entity: index.catalogueLocal[candidate.c]! });
+    }
+  }
+  return best.list;
+}
+
+/**
+ * The suggestions for a prefix, best first (at most `limit`): literal matches, or, when there are
+ * none and a word of the prefix is long enough, matches with one typo in one word.
+ */
+export function findSuggestions(snapshot: CalendarSnapshot, request: SuggestRequest): FoundSuggestion[] {
+  if (request.words.length === 0) return [];
+  const counter = new HitCounter(snapshot, request);
+  let found = suggestionsOf(snapshot, request, counter, false);
+  if (found.length === 0 && request.words.some((word) => word.length >= TYPO_MIN_UNITS)) found = suggestionsOf(snapshot, request, counter, true);
+  return found.map(({ kind, entity, hits }) => ({ kind, entity, hits }));
+}
