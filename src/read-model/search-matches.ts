@@ -32,7 +32,9 @@ export function wordMatch(db: Kysely<Database>, snapshot: CalendarSnapshot, word
   let kept = keptMatches.get(snapshot);
   if (!kept) {
     const perWord = Math.max(1, snapshot.eventIds.length + snapshot.venueIds.length);
-    kept = new LRUCache({ max: Math.max(16, Math.floor(KEPT_MATCH_BYTES / perWord)) });
+    // Bounded by size, not by a count: a count bound is allocated up front, and for a small calendar
+    // (millions of words' worth) that took seconds of the main thread at its first search.
+    kept = new LRUCache({ maxSize: KEPT_MATCH_BYTES, sizeCalculation: () => perWord });
     keptMatches.set(snapshot, kept);
   }
   const key = `${mode} ${word}`;
