@@ -11,6 +11,9 @@ import { startServiceProcess, type ServiceProcess } from '../support/service-pro
  */
 const DESKTOP_SCREENSHOT = fileURLToPath(new URL('../../docs/widget.png', import.meta.url));
 const PHONE_SCREENSHOT = fileURLToPath(new URL('../../docs/widget-phone.png', import.meta.url));
+const SEARCH_SCREENSHOT = fileURLToPath(new URL('../../docs/widget-search-phone.png', import.meta.url));
+/** Where the other widths' search screenshots go, to be looked at (not kept in docs/). */
+const SCREENSHOT_DIR = process.env['WIDGET_SCREENSHOT_DIR'];
 
 const SCREENS = [
   { name: 'small phone', width: 320, height: 568, phone: true, timezoneId: 'America/Los_Angeles' },
@@ -102,6 +105,7 @@ describe.skipIf(!browserTests.run)('the widget on the demo calendar of `npm star
             narrow: document.querySelector('.ecw')!.classList.contains('ecw--narrow'),
           };
         });
+        if (SCREENSHOT_DIR) await page.screenshot({ path: `${SCREENSHOT_DIR}/widget-${screen.width}.png` });
         expect(layout.pageWidth).toBeLessThanOrEqual(layout.viewportWidth);
         expect(layout.chips).toBeGreaterThan(15);
         if (screen.phone) {
@@ -134,6 +138,95 @@ describe.skipIf(!browserTests.run)('the widget on the demo calendar of `npm star
       }
     });
   }
+
+  for (const screen of SCREENS) {
+    it(`at ${screen.width} px (${screen.name}): the search box suggests with counts, inside the screen, and the taken suggestion's count is the list's`, async () => {
+      const { context, page, foreign, problems } = await openWidget(screen);
+      try {
+        const toggle = page.getByRole('button', { name: 'Søk', exact: true });
+        if (screen.phone) {
+          // Narrow: the box waits behind the search button beside the heading; the button opens it and focuses the field.
+          expect(await page.isVisible('.ecw-search')).toBe(false);
+          await toggle.click();
+          expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+          expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('combobox');
+        } else {
+          expect(await toggle.isVisible()).toBe(false);
+          await page.getByRole('combobox', { name: 'Søk' }).click();
+        }
+        await page.keyboard.type('kon');
+        await page.waitForSelector('.ecw-suggestions:not([hidden]) .ecw-suggestion');
+        const layout = await page.evaluate(() => {
+          const list = document.querySelector('.ecw-suggestions')!.getBoundingClientRect();
+          const field = document.querySelector('.ecw-search-input')!.getBoundingClientRect();
+          return {
+            pageWidth: document.documentElement.scrollWidth,
+            viewportWidth: document.documentElement.clientWidth,
+            list: { left: list.left, right: list.right, bottom: list.bottom, top: list.top },
+            fieldBottom: field.bottom,
+            fieldFontPx: parseFloat(getComputedStyle(document.querySelector('.ecw-search-input')!).fontSize),
+            items: Array.from(document.querySelectorAll('.ecw-suggestion')).map((item) => ({
+              label: item.querySelector('.ecw-suggestion-label')?.textContent ?? '',
+              kind: item.querySelector('.ecw-suggestion-kind')?.textContent ?? '',
+              hits: item.querySelector('.ecw-suggestion-hits [aria-hidden]')?.textContent ?? '',
+              height: item.getBoundingClientRect().height,
+            })),
+          };
+        });
+        expect(layout.pageWidth).toBeLessThanOrEqual(layout.viewportWidth);
+        expect(layout.list.left).toBeGreaterThanOrEqual(0);
+        expect(layout.list.right).toBeLessThanOrEqual(layout.viewportWidth);
+        expect(layout.list.top).toBeGreaterThanOrEqual(layout.fieldBottom);
+        expect(layout.list.bottom).toBeLessThanOrEqual(screen.height);
+        // 16 px: phones do not zoom into the field when it gets focus.
+        expect(layout.fieldFontPx).toBeGreaterThanOrEqual(16);
+        expect(layout.items.length).toBeGreaterThanOrEqual(3);
+        const events = ['Arrangement', 'Arrangementer med denne tittelen'];
+        expect(layout.items.filter((item) => !events.includes(item.kind)).every((item) => /^\d+$/.test(item.hits))).toBe(true);
+        // Events of one title (the demo has series imported as separate events) are one row.
+        const rows = layout.items.map((item) => `${item.kind} ${item.label}`);
+        expect(new Set(rows).size).toBe(rows.length);
+        // Touch targets of 44 px or more on phones.
+        if (screen.phone) expect(Math.min(...layout.items.map((item) => item.height))).toBeGreaterThanOrEqual(44);
+        if (screen.width === 390) await page.screenshot({ path: SEARCH_SCREENSHOT });
+        if (SCREENSHOT_DIR) await page.screenshot({ path: `${SCREENSHOT_DIR}/widget-search-${screen.width}.png` });
+
+        const first = layout.items[0]!;
+        await page.keyboard.press('ArrowDown');
+        await page.keyboard.press('Enter');
+        if (events.includes(first.kind)) return;
+        await expect.poll(() => page.locator('.ecw-status').innerText()).toMatch(new RegExp(`^${first.hits} arrangement`));
+        expect(foreign).toEqual([]);
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it('shows events of one title as one suggestion, which lists the events of that title', async () => {
+    const { context, page, problems } = await openWidget(SCREENS[2]);
+    try {
+      await page.getByRole('combobox', { name: 'Søk' }).click();
+      await page.keyboard.type('kon');
+      const row = page.locator('.ecw-suggestion', { hasText: 'Arrangementer med denne tittelen' }).first();
+      const title = await row.locator('.ecw-suggestion-label').innerText();
+      const api = `${origin}/graphQL`;
+      const answer = await fetch(api, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'query ($f: Filter) { events(filter: $f, pageSize: 50) { totalCount data { title_nb } } }', variables: { f: { searchTerm: title } } }),
+      });
+      const { data } = (await answer.json()) as { data: { events: { totalCount: number; data: { title_nb: string }[] } } };
+      expect(data.events.data.filter((event) => event.title_nb === title).length).toBeGreaterThan(1);
+      await row.click();
+      expect(await page.getByRole('combobox', { name: 'Søk' }).inputValue()).toBe(title);
+      await expect.poll(() => page.locator('.ecw-status').innerText()).toMatch(new RegExp(`^${data.events.totalCount} arrangement`));
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 
   it('replaces pictures that fail to load with the placeholder, alt text kept for screen readers', async () => {
     // Every other picture is gone (a CDN half down).

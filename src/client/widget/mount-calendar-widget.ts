@@ -1,14 +1,17 @@
 import {
   CategoriesDocument,
   EventsPageDocument,
+  SuggestedEventLinkDocument,
   type CategoriesQuery,
   type EventsPageQueryVariables,
+  type Filter,
 } from '../../../packages/client/src/generated/documents.js';
-import { categoryLabeler, createCalendarClient, type Language } from '../../../packages/client/src/index.js';
+import { categoryLabeler, createCalendarClient, suggest, suggestionFilter, type Language } from '../../../packages/client/src/index.js';
 import { h } from './dom.js';
 import { feedUrl } from './feed-link.js';
 import { readerClockDiffers } from './reader-zone.js';
 import { renderCard } from './render-card.js';
+import { createSearchBox, type SearchChoice } from './search-box.js';
 import { structuredData } from './structured-data.js';
 import { injectStyles, NARROW_WIDTH_PX } from './styles.js';
 import { TEXTS } from './texts.js';
@@ -30,9 +33,12 @@ export interface WidgetOptions {
   structuredData?: boolean | undefined;
 }
 
+/** Numbers each widget of a page, for its elements' ids. */
+let widgetsMounted = 0;
+
 /**
- * Mounts the event list into `root`: category chips, cards and paging, all through the typed
- * client. Plain DOM, so any page can embed it without a framework.
+ * Mounts the event list into `root`: a search box with typeahead, category chips, cards and paging,
+ * all through the typed client. Plain DOM, so any page can embed it without a framework.
  */
 export function mountCalendarWidget(root: HTMLElement, options: WidgetOptions): void {
   const language = options.language ?? 'nb';
@@ -54,6 +60,8 @@ export function mountCalendarWidget(root: HTMLElement, options: WidgetOptions): 
   let label = categoryLabeler(categories, language);
   let hiddenCategories = new Set<string>();
   let category: string | null = null;
+  /** What the search box chose: a suggestion's condition, or the words typed (`searchTerm`). */
+  let searched: Filter | null = null;
   let page = 0;
   let inFlight: AbortController | null = null;
 
@@ -72,6 +80,15 @@ export function mountCalendarWidget(root: HTMLElement, options: WidgetOptions): 
   const pageLabel = h('span', { class: 'ecw-page' });
   const pager = h('nav', { class: 'ecw-pager', 'aria-label': texts.pages, hidden: true }, previous, pageLabel, next);
 
+  const search = createSearchBox({
+    texts,
+    language,
+    idPrefix: `ecw-${(widgetsMounted += 1)}`,
+    // Counted under the chosen category: each count is what the list shows once it is taken.
+    suggestions: (prefix, signal) => suggest(client, prefix, { filter: category ? { categories: [category] } : null, signal }),
+    choose: (choice) => void chooseSearch(choice),
+  });
+
   root.classList.add('ecw');
   // The widget's own width decides its layout, not the window's: embedded in a sidebar it is narrow
   // on a wide screen. (A container query would do it in CSS, but it needs a box whose width never
@@ -79,7 +96,37 @@ export function mountCalendarWidget(root: HTMLElement, options: WidgetOptions): 
   const fit = (width: number) => root.classList.toggle('ecw--narrow', width > 0 && width < NARROW_WIDTH_PX);
   fit(root.getBoundingClientRect().width);
   if (typeof ResizeObserver === 'function') new ResizeObserver((entries) => fit(entries[0]?.contentRect.width ?? 0)).observe(root);
-  root.replaceChildren(...[headingText ? h('h2', { class: 'ecw-heading' }, headingText) : null, filters, h('div', { class: 'ecw-meta' }, status, zoneNote, subscribe), alert, list, pager].filter((node) => node !== null));
+  root.replaceChildren(...[headingText ? h('h2', { class: 'ecw-heading' }, headingText) : null, search.element, h('div', { class: 'ecw-bar' }, search.toggle, filters), h('div', { class: 'ecw-meta' }, status, zoneNote, subscribe), alert, list, pager].filter((node) => node !== null));
+
+  function pressChip(id: string | null): void {
+    for (const chip of Array.from(filters.querySelectorAll<HTMLElement>('.ecw-chip'))) chip.setAttribute('aria-pressed', String((chip.dataset['category'] || null) === id));
+  }
+
+  async function chooseSearch(choice: SearchChoice): Promise<void> {
+    if (choice.kind === 'suggestion' && choice.suggestion.kind === 'EVENT') {
+      // One event: its own page, as its card's link.
+      try {
+        const { eventBySlug } = await client.request(SuggestedEventLinkDocument, { slug: choice.suggestion.value });
+        if (eventBySlug) return location.assign(eventBySlug.eventLink);
+      } catch (error) {
+        console.error('[calendar]', error);
+      }
+      searched = { searchTerm: choice.label };
+    } else if (choice.kind === 'suggestion' && choice.suggestion.kind === 'CATEGORY') {
+      // A category is a chip: pressed there, not held in the field.
+      category = choice.suggestion.value;
+      pressChip(category);
+      search.show('');
+    } else if (choice.kind === 'suggestion') {
+      searched = suggestionFilter(choice.suggestion);
+    } else if (choice.kind === 'text') {
+      searched = { searchTerm: choice.text };
+    } else {
+      searched = null;
+    }
+    page = 0;
+    await load();
+  }
 
   function renderChips(facets: ReadonlyArray<{ id: string; hits: number }>): void {
     // Chips for visible categories that have upcoming events, in the licence's own order.
@@ -102,10 +149,11 @@ export function mountCalendarWidget(root: HTMLElement, options: WidgetOptions): 
     inFlight = controller;
     list.setAttribute('aria-busy', 'true');
     alert.hidden = true;
+    const filter: Filter = { ...(category ? { categories: [category] } : {}), ...searched };
     const variables: EventsPageQueryVariables = {
       page,
       pageSize,
-      ...(category ? { filter: { categories: [category] } } : {}),
+      ...(Object.keys(filter).length > 0 ? { filter } : {}),
       // Left out when off, so the request is the same (and cached alike) as any other page of cards.
       ...(withJsonLd ? { withJsonLd, jsonLdLan: language } : {}),
     };
@@ -115,7 +163,7 @@ export function mountCalendarWidget(root: HTMLElement, options: WidgetOptions): 
       if (controller.signal.aborted) return;
       const total = events?.totalCount ?? 0;
       const pages = Math.max(1, events?.pageInfo.totalPages ?? 1);
-      if (!category && filters.childElementCount === 0) renderChips(events?.categories ?? []);
+      if (!category && !searched && filters.childElementCount === 0) renderChips(events?.categories ?? []);
       list.replaceChildren(...(events?.data ?? []).map((event) => renderCard(event, { language, texts, categoryLabel: label, hiddenCategories })));
       if (withJsonLd) jsonLd.show(events?.data ?? []);
       zoneNote.hidden = !readerClockDiffers((events?.data ?? []).flatMap((event) => (event.endDate ? [event.startDate, event.endDate] : [event.startDate])));
@@ -140,7 +188,7 @@ export function mountCalendarWidget(root: HTMLElement, options: WidgetOptions): 
     if (!button) return;
     category = button.dataset['category'] || null;
     page = 0;
-    for (const chip of Array.from(filters.querySelectorAll('.ecw-chip'))) chip.setAttribute('aria-pressed', String(chip === button));
+    pressChip(category);
     // On a phone the chips are one scrolling row: keep the chosen one in sight.
     button.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     void load();

@@ -8,6 +8,27 @@ const CSS = `
 font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--ecw-ink)}
 .ecw *,.ecw *::before,.ecw *::after{box-sizing:border-box}
 .ecw-heading{font-size:1.375rem;line-height:1.25;margin:0 0 .85rem}
+.ecw-bar{display:flex;align-items:flex-start;gap:.5rem;min-width:0}
+.ecw-bar>.ecw-filters{flex:1}
+.ecw-search-toggle{display:none;flex:none;width:2.6rem;height:2.6rem;place-items:center;appearance:none;cursor:pointer;color:var(--ecw-ink);background:var(--ecw-chip) url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 20 20' fill='none' stroke='%231b2430' stroke-width='2' stroke-linecap='round'%3E%3Ccircle cx='8.5' cy='8.5' r='5.5'/%3E%3Cpath d='m13 13 4.5 4.5'/%3E%3C/svg%3E") no-repeat 50% 50%/1.2rem;border:1px solid var(--ecw-line);border-radius:50%}
+.ecw-search-toggle[aria-expanded="true"]{background-color:var(--ecw-accent);border-color:var(--ecw-accent);background-image:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 20 20' fill='none' stroke='%23fff' stroke-width='2' stroke-linecap='round'%3E%3Ccircle cx='8.5' cy='8.5' r='5.5'/%3E%3Cpath d='m13 13 4.5 4.5'/%3E%3C/svg%3E")}
+.ecw-search{position:relative;margin:0 0 .85rem;max-width:30rem}
+.ecw-search-field{position:relative}
+.ecw-search-input{display:block;width:100%;margin:0;font:inherit;font-size:1rem;line-height:1.3;color:inherit;background:#fff url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 20 20' fill='none' stroke='%23566270' stroke-width='2' stroke-linecap='round'%3E%3Ccircle cx='8.5' cy='8.5' r='5.5'/%3E%3Cpath d='m13 13 4.5 4.5'/%3E%3C/svg%3E") no-repeat .75rem 50%/1.1rem;border:1px solid #7b8794;border-radius:.5rem;padding:.6rem 2.6rem .6rem 2.4rem}
+.ecw-search-input::placeholder{color:var(--ecw-muted);opacity:1}
+.ecw-search-input:focus{outline:3px solid var(--ecw-focus);outline-offset:1px}
+.ecw-search-clear{position:absolute;right:.35rem;top:50%;transform:translateY(-50%);width:2rem;height:2rem;display:grid;place-items:center;appearance:none;font:inherit;font-size:1.35rem;line-height:1;color:var(--ecw-muted);background:none;border:0;border-radius:50%;cursor:pointer}
+.ecw-search-clear:hover{background:var(--ecw-chip);color:var(--ecw-ink)}
+.ecw-search-clear[hidden]{display:none}
+.ecw-suggestions{position:absolute;z-index:10;left:0;right:0;top:calc(100% + .3rem);margin:0;padding:.3rem 0;list-style:none;background:#fff;border:1px solid var(--ecw-line);border-radius:.6rem;box-shadow:0 10px 28px rgba(16,24,40,.18);max-height:min(23rem,60vh);overflow-y:auto;overscroll-behavior:contain}
+.ecw-suggestions[hidden]{display:none}
+.ecw-suggestion{display:flex;gap:.75rem;align-items:center;padding:.45rem .85rem;cursor:pointer}
+.ecw-suggestion-text{flex:1;min-width:0;display:flex;flex-direction:column}
+.ecw-suggestion[aria-selected="true"]{background:var(--ecw-chip);box-shadow:inset 3px 0 var(--ecw-accent)}
+.ecw-suggestion-label{overflow-wrap:anywhere}
+.ecw-suggestion-kind{font-size:.75rem;color:var(--ecw-muted)}
+.ecw-suggestion-hits{flex:none;opacity:1;font-size:.8125rem;font-variant-numeric:tabular-nums;color:var(--ecw-ink);background:var(--ecw-chip);border-radius:999px;padding:.05rem .5rem}
+.ecw-visually-hidden{position:absolute!important;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap;border:0}
 .ecw-filters{display:flex;flex-wrap:wrap;gap:.5rem;margin:0 0 .85rem;padding:0;border:0;min-width:0}
 .ecw-filters[hidden]{display:none}
 .ecw-chip{flex:none;white-space:nowrap;appearance:none;font:inherit;font-size:.875rem;line-height:1.2;color:inherit;background:var(--ecw-chip);border:1px solid var(--ecw-line);border-radius:999px;padding:.4rem .85rem;cursor:pointer;display:inline-flex;gap:.4rem;align-items:center}
@@ -55,6 +76,10 @@ font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,
 .ecw-page{color:var(--ecw-muted);font-size:.875rem}
 /* Narrow (a phone, a sidebar; set from the widget's own width): the chips become one row that scrolls sideways, its right edge fading to say so. */
 .ecw--narrow .ecw-heading{font-size:1.125rem;margin-bottom:.5rem}
+.ecw--narrow .ecw-search-toggle{display:grid;margin-top:.05rem}
+.ecw--narrow .ecw-search:not(.ecw-search--open){display:none}
+.ecw--narrow .ecw-search{max-width:none;margin-bottom:.5rem}
+.ecw--narrow .ecw-suggestion{min-height:2.75rem}
 .ecw--narrow .ecw-filters{flex-wrap:nowrap;overflow-x:auto;overscroll-behavior-x:contain;scrollbar-width:none;margin:0 -.25rem .6rem;padding:.3rem .25rem;scroll-padding-inline:1.5rem;-webkit-mask-image:linear-gradient(90deg,#000 calc(100% - 1.75rem),transparent);mask-image:linear-gradient(90deg,#000 calc(100% - 1.75rem),transparent)}
 .ecw--narrow .ecw-filters::-webkit-scrollbar{display:none}
 .ecw--narrow .ecw-meta{margin-bottom:.6rem}

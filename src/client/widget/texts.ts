@@ -22,6 +22,13 @@ export const TEXTS = {
     online: 'På nett',
     osloTime: 'Alle tider er norsk tid.',
     subscribe: 'Abonner i kalenderen din',
+    search: 'Søk',
+    searchPlaceholder: 'Søk etter sted, arrangør, kategori …',
+    clearSearch: 'Tøm søket',
+    suggestions: 'Forslag',
+    suggestionCount: (count: number) => (count === 0 ? 'Ingen forslag.' : count === 1 ? '1 forslag. Bruk pil opp og ned.' : `${count} forslag. Bruk pil opp og ned.`),
+    eventsNamedSo: 'Arrangementer med denne tittelen',
+    suggestionKind: { VENUE: 'Sted', ORGANIZER: 'Arrangør', CATEGORY: 'Kategori', TAG: 'Stikkord', EVENT: 'Arrangement' },
   },
   en: {
     heading: 'Upcoming events',
@@ -43,6 +50,13 @@ export const TEXTS = {
     online: 'Online',
     osloTime: 'All times are Norwegian time (Oslo).',
     subscribe: 'Subscribe in your calendar',
+    search: 'Search',
+    searchPlaceholder: 'Search venues, organizers, categories …',
+    clearSearch: 'Clear the search',
+    suggestions: 'Suggestions',
+    suggestionCount: (count: number) => (count === 0 ? 'No suggestions.' : count === 1 ? '1 suggestion. Use the up and down arrows.' : `${count} suggestions. Use the up and down arrows.`),
+    eventsNamedSo: 'Events with this title',
+    suggestionKind: { VENUE: 'Venue', ORGANIZER: 'Organizer', CATEGORY: 'Category', TAG: 'Tag', EVENT: 'Event' },
   },
 } satisfies Record<Language, unknown>;
 

@@ -42,6 +42,9 @@ export const EventsBySlugsDocument = "query EventsBySlugs($slugs: [String]!) { e
 /** `query Suggest` (queries/suggest.graphql); persisted as `sha256:293c22b7090744c02e2af41cc9fab0db34b5bee7173e62bf4d1ae645c650d1a9`. */
 export const SuggestDocument = "query Suggest($filter: Filter, $limit: Int, $prefix: String!) { suggest(prefix: $prefix, filter: $filter, limit: $limit) { hits kind label_en label_nb value } }" as TypedDocument<SuggestQuery, SuggestQueryVariables>;
 
+/** `query SuggestedEventLink` (queries/suggest.graphql); persisted as `sha256:ff1b7d9afb877230efb089cb82ebd6acce6ca437704efd4838e14742796186f2`. */
+export const SuggestedEventLinkDocument = "query SuggestedEventLink($slug: String!) { eventBySlug(eventSlug: $slug) { eventLink } }" as TypedDocument<SuggestedEventLinkQuery, SuggestedEventLinkQueryVariables>;
+
 /**
  * Conditions on the `events` query. All fields are optional; every given condition must hold.
  * Date arguments: `YYYY-MM-DD HH:mm:ss` followed by `+HH:MM`, `+HHMM`, `+HH` or `Z` (a `T` may replace the space;
@@ -223,3 +226,10 @@ export type SuggestQueryVariables = Exact<{
 
 
 export type SuggestQuery = { suggest: Array<{ kind: SuggestionKind, value: string, label_nb: string | null, label_en: string | null, hits: number }> };
+
+export type SuggestedEventLinkQueryVariables = Exact<{
+  slug: string;
+}>;
+
+
+export type SuggestedEventLinkQuery = { eventBySlug: { eventLink: string } | null };
