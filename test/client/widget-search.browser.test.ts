@@ -166,8 +166,13 @@ describe.skipIf(!browserTests.run)('the widget’s search box in Chromium', () =
     expect(await cardTitles()).toEqual(['Jazz i kjelleren']);
   });
 
-  it('a category suggestion presses its chip; counts follow the chosen category', async () => {
+  it('a category suggestion presses its chip, ending the search before it; counts follow the chosen category', async () => {
+    // A venue first: the category taken next replaces it (the field shows nothing to say it still holds).
     await box().click();
+    await page.keyboard.type('kunstm');
+    await page.click(`#${(await shownSuggestions())[0]!.id}`);
+    await page.waitForFunction(() => document.querySelectorAll('.ecw-card').length === 2);
+    await box().fill('');
     await page.keyboard.type('teat');
     const shown = await shownSuggestions();
     const category = shown.findIndex((item) => item.kind === 'Kategori' && item.label === 'Teater / show');

@@ -113,8 +113,9 @@ export function mountCalendarWidget(root: HTMLElement, options: WidgetOptions): 
       }
       searched = { searchTerm: choice.label };
     } else if (choice.kind === 'suggestion' && choice.suggestion.kind === 'CATEGORY') {
-      // A category is a chip: pressed there, not held in the field.
+      // A category is a chip: pressed there, not held in the field (nor anything the field held before).
       category = choice.suggestion.value;
+      searched = null;
       pressChip(category);
       search.show('');
     } else if (choice.kind === 'suggestion') {
