@@ -116,6 +116,8 @@ export function createSearchBox(options: SearchBoxOptions): { element: HTMLEleme
   let active = -1;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let asking: AbortController | undefined;
+  /** Whether the list is filtered by something chosen here: emptying the field then ends it. */
+  let holding = false;
 
   const option = (index: number) => listbox.children[index] as HTMLElement | undefined;
 
@@ -175,6 +177,11 @@ export function createSearchBox(options: SearchBoxOptions): { element: HTMLEleme
     if (typed.trim() === '') {
       render([]);
       announcement.textContent = '';
+      // An empty field filters nothing: the list must not stay filtered by what it no longer shows.
+      if (holding) {
+        holding = false;
+        options.choose({ kind: 'clear' });
+      }
       return;
     }
     timer = setTimeout(() => {
@@ -202,6 +209,7 @@ export function createSearchBox(options: SearchBoxOptions): { element: HTMLEleme
     input.value = entry.label;
     clear.hidden = false;
     close();
+    holding = true;
     // Several events of one title (a series imported as separate events): the events of that title.
     options.choose(entry.sameTitle > 1 ? { kind: 'text', text: entry.label } : { kind: 'suggestion', suggestion: entry.suggestion, label: entry.label });
   }
@@ -231,6 +239,7 @@ export function createSearchBox(options: SearchBoxOptions): { element: HTMLEleme
         clearTimeout(timer);
         asking?.abort();
         close();
+        holding = true;
         options.choose({ kind: 'text', text });
         return;
       }
@@ -271,6 +280,7 @@ export function createSearchBox(options: SearchBoxOptions): { element: HTMLEleme
     clear.hidden = true;
     render([]);
     announcement.textContent = '';
+    holding = false;
     options.choose({ kind: 'clear' });
   }
   clear.addEventListener('click', () => {
@@ -285,6 +295,7 @@ export function createSearchBox(options: SearchBoxOptions): { element: HTMLEleme
     show(text: string) {
       clearTimeout(timer);
       asking?.abort();
+      holding = false;
       input.value = text;
       clear.hidden = text === '';
       render([]);
