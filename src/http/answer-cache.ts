@@ -174,9 +174,11 @@ export class AnswerCache implements Answers {
     const key = `${version}\u0000${meaning}`;
 
     let found = this.kept.get(key) ?? (await this.flights.get(key)) ?? (await this.shared(key));
-    // An execution another request started while this one asked Redis. Looked at with no await
-    // before `single` below claims the key: misses whose Redis replies came in one read all get to
-    // this line in the same turn, and would each start an execution if a turn passed in between.
+    // An execution another request started, or even finished, while this one asked Redis (its reply
+    // said "miss" when the other's answer was not stored yet). Looked at with no await before
+    // `single` below claims the key: misses whose Redis replies came in one read all get to this line
+    // in the same turn, and would each start an execution if a turn passed in between.
+    found ??= this.kept.get(key);
     const flight = found ? undefined : this.flights.get(key);
     if (flight) found = await flight;
     const stale = found !== undefined && answerAge(found, Date.now()).remainingMs <= 0;

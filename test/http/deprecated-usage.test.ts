@@ -85,7 +85,7 @@ describe(`deprecated uses (${databaseLabel})`, () => {
     } finally {
       await shared.remove();
     }
-  });
+  }, 120_000);
 
   it('says so when no request used a deprecated coordinate, and names the unused ones', async () => {
     const shared = await createSharedDatabase('deprecated-none');
@@ -96,5 +96,5 @@ describe(`deprecated uses (${databaseLabel})`, () => {
     } finally {
       await shared.remove();
     }
-  });
+  }, 120_000);
 });
