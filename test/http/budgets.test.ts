@@ -79,11 +79,12 @@ describe(`budgets (${databaseLabel})`, () => {
       const refused = await post(server, { query: PAGE, variables: fresh() }, caller);
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toMatch(/^[12]$/);
-      expect(refused.headers.get('ratelimit')).toMatch(/^"anonymous";r=10;t=(49|50)$/);
+      // r=11 when a loaded machine took over a second since the charge (60 points a minute refill one a second).
+      expect(refused.headers.get('ratelimit')).toMatch(/^"anonymous";r=1[01];t=(4[89]|50)$/);
       const refusal = (await refused.json()) as { data?: unknown; errors: { message: string; extensions: Record<string, unknown> }[] };
       expect(refusal.data).toBeUndefined();
       expect(refusal.errors[0]!.extensions['code']).toBe('RATE_LIMITED');
-      expect(refusal.errors[0]!.extensions['cost']).toMatchObject({ requested: 12, remaining: 10 });
+      expect(refusal.errors[0]!.extensions['cost']).toMatchObject({ requested: 12, remaining: expect.toSatisfy((r: number) => r === 10 || r === 11) as number });
       // Nothing executed: not one statement more.
       expect(server.queryCount()).toBe(queriesBefore);
       expect(await metric(server, 'calendar_budget_refused_total', { caller_class: 'anonymous' })).toBe(refusedBefore + 1);
@@ -91,7 +92,7 @@ describe(`budgets (${databaseLabel})`, () => {
       // A cached answer costs nothing and is never refused: GET, its 304, and POST.
       const again = await post(server, { query: LARGE, variables, extensions: { cost: true } }, caller);
       expect(again.status).toBe(200);
-      expect(again.headers.get('ratelimit')).toMatch(/^"anonymous";r=10;t=/);
+      expect(again.headers.get('ratelimit')).toMatch(/^"anonymous";r=1[01];t=/);
       expect(((await again.json()) as { extensions: { cost: { requested: number } } }).extensions.cost.requested).toBe(0);
     });
 
