@@ -16,6 +16,7 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/peers.ts
  *   BENCH_EVENTS=100000 BENCH_ROUNDS=3 BENCH_SECONDS=10 ...   (defaults: 100 000 events, 3 rounds of 10 s)
  *   BENCH_SERVICE_ENV='EXECUTION_SLOTS=4' ...                  (settings for the project's service)
+ *   BENCH_SCENARIOS=S1 ...                                      (only these scenarios, by name prefix; default all)
  */
 import { fileURLToPath } from 'node:url';
 import { startPinned, startPinnedService } from './support/pinned-process.js';
@@ -28,6 +29,7 @@ const rounds = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 10);
 const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 const serviceDir = process.env['BENCH_SERVICE_DIR'] ?? fileURLToPath(new URL('..', import.meta.url));
+const onlyScenarios = process.env['BENCH_SCENARIOS']?.split(',').filter(Boolean);
 const extraEnv = Object.fromEntries((process.env['BENCH_SERVICE_ENV'] ?? '').split(/\s+/).filter(Boolean).map((pair) => pair.split('=') as [string, string]));
 const schema = `bench_peers_${events}`;
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -78,6 +80,7 @@ try {
   ];
   console.log(`\n${events} demo events on PostgreSQL · each server pinned to CPU 0, wrk -c${connections} on CPU 1 · median of ${rounds} × ${seconds} s, servers taking turns`);
   for (const [scenario, script] of scenarios) {
+    if (onlyScenarios && !onlyScenarios.some((prefix) => scenario.startsWith(prefix))) continue;
     const loads = new Map<string, Load[]>();
     for (let round = 0; round < rounds; round += 1) {
       for (const [name, server, path] of servers) {

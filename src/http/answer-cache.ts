@@ -7,40 +7,64 @@ import { countCacheLookup } from '../telemetry/metrics.js';
 
 /** One shareable answer: the exact bytes of `{"data":...}` (nothing per caller), as written to the wire. */
 export interface StoredAnswer {
-  body: Buffer;
+  readonly body: Buffer;
   /** Strong entity tag of the body, without quotes; each media type adds its own suffix. */
-  tag: string;
+  readonly tag: string;
   /** When it was computed (ms since 1970). */
-  storedAt: number;
+  readonly storedAt: number;
   /** How long it is fresh from `storedAt`. */
-  ttlMs: number;
+  readonly ttlMs: number;
   /** Name of the operation that produced it (for the access log line and metrics of a hit). */
-  operation?: string | undefined;
+  readonly operation?: string | undefined;
   /** What an import can change under it, for CDNs to purge by (domain/answer-tags.ts). */
-  cdnTags: readonly string[];
+  readonly cdnTags: readonly string[];
   /**
    * The deprecated schema coordinates the request that produced it used (schema/deprecated-uses.ts):
    * every request it answers asked the same (the same document and variables), so a hit counts them
    * without parsing anything.
    */
-  deprecatedUses?: readonly string[] | undefined;
+  readonly deprecatedUses?: readonly string[] | undefined;
 }
 
-/** The shareable answer of an execution: its bytes and their tag, stamped now. */
+/**
+ * A stored answer whose tag is computed when first asked for: a GET's entity tag, the shared cache's
+ * entry. An answer written to a POST and never asked for again needs none (a SHA-256 of the body, a
+ * third of what a small answer's bytes cost: docs/performance.md, "A leaner pipeline").
+ */
+class Answer implements StoredAnswer {
+  #tag: string | undefined;
+
+  constructor(
+    readonly body: Buffer,
+    tag: string | undefined,
+    readonly storedAt: number,
+    readonly ttlMs: number,
+    readonly operation: string | undefined,
+    readonly cdnTags: readonly string[],
+    readonly deprecatedUses?: readonly string[] | undefined,
+  ) {
+    this.#tag = tag;
+  }
+
+  get tag(): string {
+    return (this.#tag ??= bodyTag(this.body));
+  }
+}
+
+/** The shareable answer of an execution: its bytes, stamped now. */
 export function storedAnswer(body: string, ttlMs: number, operation: string | undefined, cdnTags: readonly string[]): StoredAnswer {
-  const bytes = Buffer.from(body);
-  return { body: bytes, tag: bodyTag(bytes), storedAt: Date.now(), ttlMs, operation, cdnTags };
+  return new Answer(Buffer.from(body), undefined, Date.now(), ttlMs, operation, cdnTags);
 }
 
-/** The same, of bytes whose tag is already known (written as they were hashed: answer-bytes.ts). */
+/** The same, of bytes whose tag may be known already (hashed as they were written: answer-bytes.ts). */
 export function storedAnswerOfBytes(
-  bytes: { body: Buffer; tag: string },
+  bytes: { body: Buffer; tag?: string | undefined },
   ttlMs: number,
   operation: string | undefined,
   cdnTags: readonly string[],
   deprecatedUses?: readonly string[],
 ): StoredAnswer {
-  return { body: bytes.body, tag: bytes.tag, storedAt: Date.now(), ttlMs, operation, cdnTags, deprecatedUses };
+  return new Answer(bytes.body, bytes.tag, Date.now(), ttlMs, operation, cdnTags, deprecatedUses);
 }
 
 /** How an answer stands at a given moment. */
@@ -305,13 +329,13 @@ function decodeShared(value: Buffer): StoredAnswer | undefined {
   const stamp = Number(storedAt);
   const ttl = Number(ttlMs);
   if (!Number.isFinite(stamp) || !Number.isFinite(ttl) || !tag) return undefined;
-  return {
-    body: value.subarray(newline + 1),
+  return new Answer(
+    value.subarray(newline + 1),
     tag,
-    storedAt: stamp,
-    ttlMs: ttl,
-    operation: operation && operation !== '-' ? operation : undefined,
-    cdnTags: cdnTags && cdnTags !== '-' ? cdnTags.split(',') : [],
-    deprecatedUses: deprecated && deprecated !== '-' ? deprecated.split(',') : undefined,
-  };
+    stamp,
+    ttl,
+    operation && operation !== '-' ? operation : undefined,
+    cdnTags && cdnTags !== '-' ? cdnTags.split(',') : [],
+    deprecated && deprecated !== '-' ? deprecated.split(',') : undefined,
+  );
 }

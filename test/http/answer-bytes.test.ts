@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerBytes, LIST_WRITTEN_IN_TURNS } from '../../src/http/answer-bytes.js';
+import { storedAnswerOfBytes } from '../../src/http/answer-cache.js';
 import { bodyTag } from '../../src/http/caching-headers.js';
 
 /** Events like a whole-world area answer's: nested objects, lists, nulls, text of every width. */
@@ -15,13 +16,17 @@ function event(i: number) {
   };
 }
 
-/** The bytes and tag answerBytes gives are JSON.stringify's. */
-async function expectStringifyBytes(data: Record<string, unknown>) {
+/**
+ * The bytes answerBytes gives are JSON.stringify's; the tag it computed on the way (a long answer), or
+ * the one its stored answer computes when asked (a short one), is that of those bytes.
+ */
+async function expectStringifyBytes(data: Record<string, unknown>, tagged?: 'tagged as written') {
   const expected = Buffer.from(JSON.stringify({ data }));
-  const { body, tag } = await answerBytes(data);
-  expect(body.toString()).toBe(expected.toString());
-  expect(body.equals(expected)).toBe(true);
-  expect(tag).toBe(bodyTag(expected));
+  const bytes = await answerBytes(data);
+  expect(bytes.body.toString()).toBe(expected.toString());
+  expect(bytes.body.equals(expected)).toBe(true);
+  if (tagged) expect(bytes.tag).toBe(bodyTag(expected));
+  expect(storedAnswerOfBytes(bytes, 60_000, 'Op', []).tag).toBe(bodyTag(expected));
 }
 
 describe('answers written item by item', () => {
@@ -29,6 +34,12 @@ describe('answers written item by item', () => {
     const events = Array.from({ length: count }, (_, i) => event(i));
     await expectStringifyBytes({ events: { totalCount: count, data: events, pageInfo: { page: 1, hasNextPage: false } } });
     await expectStringifyBytes({ changes: { changed: events, removedIds: events.map((e) => e.id), cursor: 'c–1', hasMore: true } });
+  });
+
+  it('a long answer (more than 256 list items) is tagged as it is written', async () => {
+    const events = Array.from({ length: 300 }, (_, i) => event(i));
+    await expectStringifyBytes({ events: { totalCount: 300, data: events } }, 'tagged as written');
+    await expectStringifyBytes({ a: { data: events.slice(0, 200) }, b: { data: events.slice(0, 57) } }, 'tagged as written');
   });
 
   it('the shapes of GraphQL results: null-prototype objects, empty ones, nulls, nested lists, lists of scalars', async () => {
@@ -43,6 +54,8 @@ describe('answers written item by item', () => {
       lists: Array.from({ length: 10 }, (_, i) => Array.from({ length: i }, () => row)),
     });
     await expectStringifyBytes(data);
+    // The same shapes written item by item (a long answer).
+    await expectStringifyBytes(Object.assign(data, { padding: Array.from({ length: 300 }, (_, i) => (i % 2 ? row : i)) }), 'tagged as written');
   });
 
   it('writes what JSON.stringify writes for values without a JSON form, and honours toJSON', async () => {
@@ -62,7 +75,7 @@ describe('answers with a long list, written a slice per turn', () => {
       categories: [{ id: 'CONCERT' }],
       nothing: null,
     };
-    await expectStringifyBytes(data);
+    await expectStringifyBytes(data, count > 256 ? 'tagged as written' : undefined);
   });
 
   it('writes what JSON.stringify writes for values without a JSON form', async () => {
