@@ -1,7 +1,6 @@
 import { envelop, useEngine, useSchema, type Plugin } from '@envelop/core';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { useParserCache } from '@envelop/parser-cache';
-import { useValidationCache } from '@envelop/validation-cache';
 import * as graphql from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 import type { Kysely } from 'kysely';
@@ -20,6 +19,7 @@ import { useLoggedMaskedErrors } from './use-logged-masked-errors.js';
 import { useQueryLimits, type QueryLimitsOptions } from './use-query-limits.js';
 import { useReadOnlyOperations } from './use-read-only-operations.js';
 import { useStringInputRules } from './use-string-input-rules.js';
+import { useValidationPerDocument } from './use-validation-per-document.js';
 
 export interface PluginOptions {
   schema: GraphQLSchema;
@@ -54,10 +54,11 @@ export function createEnveloped(options: PluginOptions): GetEnveloped {
     // Envelop 5 needs the engine before the schema.
     useEngine({ parse: graphql.parse, validate: graphql.validate, execute: graphql.execute, subscribe: graphql.subscribe, specifiedRules: graphql.specifiedRules }),
     useSchema(options.schema),
-    // A repeated document is neither parsed nor validated again (errors are cached too). The parser
+    // A repeated document is neither parsed nor validated again (errors are kept too). The parser
     // cache answers before armor's token-counting parser would run; that parser only sees new text.
+    // Validation is kept on the parsed document the parser cache hands out again.
     useParserCache(),
-    useValidationCache(),
+    useValidationPerDocument(),
     useQueryLimits(options.limits),
     useReadOnlyOperations(),
     useDescriptiveValidationErrors(),

@@ -85,6 +85,8 @@ export interface SnapshotCatalogue {
   organizers: ReadonlyMap<string, OrganizerRow>;
   /** In the calendar's order (position, then id). */
   categories: readonly CategoryRow[];
+  /** The same, by id (the category facet's records). */
+  categoriesById: ReadonlyMap<string, CategoryRow>;
   /** The `venues` and `organizers` lists, in Norwegian name order (see repositories/catalogue.ts). */
   venuesByName: readonly VenueRow[];
   organizersByName: readonly OrganizerRow[];

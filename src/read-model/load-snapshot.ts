@@ -114,6 +114,7 @@ async function readCatalogue(trx: Transaction<Database>): Promise<CatalogueRead>
         venues: new Map(venuesByName.map((v) => [v.id, v])),
         organizers: new Map(organizersByName.map((o) => [o.id, o])),
         categories,
+        categoriesById: new Map(categories.map((c) => [c.id, c])),
         venuesByName,
         organizersByName,
       },

@@ -1,14 +1,22 @@
 import type { EventConnectionResolvers } from '../../../generated/resolvers-types.js';
 import type { FacetCount } from '../../read-model/event-results.js';
+import type { CategoryRow, OrganizerRow, VenueRow } from '../../db/database.js';
 
-/** Joins facet counts to their records, keeping the counts' order (most hits first). */
-async function withRecords<T>(counts: FacetCount[] | undefined, load: (ids: string[]) => Promise<(T | Error | null)[]>) {
+/**
+ * Joins facet counts to their records in the request's snapshot, keeping the counts' order (most hits
+ * first). Read from the catalogue itself, not through the loaders: it is in memory, and a DataLoader
+ * would make a promise and a cache entry per facet entry (a tenth of what a cold page allocated).
+ */
+async function withRecords<T>(counts: FacetCount[] | undefined, records: Promise<ReadonlyMap<string, T>>) {
   const list = counts ?? [];
-  const records = await load(list.map((f) => f.id));
-  return list.flatMap((f, i) => {
-    const record = records[i];
-    return record && !(record instanceof Error) ? [{ ...record, hits: f.hits }] : [];
-  });
+  if (list.length === 0) return [];
+  const byId = await records;
+  const joined: (T & { hits: number })[] = [];
+  for (const f of list) {
+    const record = byId.get(f.id);
+    if (record) joined.push({ ...record, hits: f.hits });
+  }
+  return joined;
 }
 
 export const EventConnection: EventConnectionResolvers = {
@@ -18,11 +26,7 @@ export const EventConnection: EventConnectionResolvers = {
   // "True when page + 1 has content."
   hasMore: (c) => c.hasMore,
   pageInfo: (c) => ({ currentPage: c.page, pageSize: c.pageSize, totalPages: Math.ceil((c.totalCount ?? 0) / c.pageSize) }),
-  venues: (c, _a, ctx) => withRecords(c.facets.venues, (ids) => ctx.loaders.venue.loadMany(ids)),
-  organizers: (c, _a, ctx) => withRecords(c.facets.organizers, (ids) => ctx.loaders.organizer.loadMany(ids)),
-  categories: (c, _a, ctx) =>
-    withRecords(c.facets.categories, async (ids) => {
-      const byId = new Map((await ctx.loaders.categories()).map((row) => [row.id, row]));
-      return ids.map((id) => byId.get(id) ?? null);
-    }),
+  venues: (c, _a, ctx) => withRecords<VenueRow>(c.facets.venues, ctx.calendar.catalogue().then((catalogue) => catalogue.venues)),
+  organizers: (c, _a, ctx) => withRecords<OrganizerRow>(c.facets.organizers, ctx.calendar.catalogue().then((catalogue) => catalogue.organizers)),
+  categories: (c, _a, ctx) => withRecords<CategoryRow>(c.facets.categories, ctx.calendar.catalogue().then((catalogue) => catalogue.categoriesById)),
 };
