@@ -22,7 +22,7 @@ const databaseUrl = process.env['DATABASE_URL'];
 if (!databaseUrl) throw new Error('set DATABASE_URL to the PostgreSQL that bench/read-model.ts seeded');
 const size = Number(process.env['BENCH_SIZE'] ?? 100_000);
 const pages = Number(process.env['BENCH_PAGES'] ?? 200);
-const flagSets = (process.env['BENCH_FLAG_SETS'] ?? '--max-semi-space-size=0;--max-semi-space-size=8').split(';').map((set) => set.split(/\s+/).filter(Boolean));
+const flagSets = (process.env['BENCH_FLAG_SETS'] ?? '--max-semi-space-size=8;--max-semi-space-size=16').split(';').map((set) => set.split(/\s+/).filter(Boolean));
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
 const FIELDS = 'id title_nb startDate endDate venue { name } organizers { name } categories images { urlSmall } prices { type price }';

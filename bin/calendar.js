@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=8 --no-allocation-site-pretenuring
+#!/usr/bin/env -S node --max-semi-space-size=16 --no-allocation-site-pretenuring
 // The `calendar` command, and what `npm start` and `npm run calendar` run: the TypeScript sources
 // through tsx's loader, in this one process, with no build step (docs/runtime.md says why).
 // The shebang gives `npx calendar` and `./bin/calendar.js` serve's V8 flags (src/cli/serve-v8-flags.ts);

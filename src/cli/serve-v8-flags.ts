@@ -7,13 +7,16 @@
  * V8's defaults. A flag the operator set is kept as set (`--max-semi-space-size=0` is V8's own
  * sizing; `--allocation-site-pretenuring` keeps pretenuring on).
  *
- * `--max-semi-space-size=8`: a young generation of two 8 MB semi-spaces. Node 22 and 24 let V8 grow
+ * `--max-semi-space-size=16`: a young generation of two 16 MB semi-spaces. Node 22 and 24 let V8 grow
  * it to 32 MB semi-spaces (64 MB in all here); a young-generation collection then comes once every
  * ten or so pages of 1 000 events and copies 8–13 MB that are still reachable at that moment (the page
  * in flight, and objects of finished pages that promoted garbage still points to), a 30–90 ms pause on
- * one core. With 8 MB it comes about once a page, copies 1–2 MB and pauses 4–6 ms: the p95 of a
- * `changes` or `events` page of 1 000 about halves; its p50 and the CPU per page did not move beyond
- * the measuring machine's noise (docs/performance.md, "Young-generation size"; bench/young-generation.ts).
+ * one core; capped, it comes about every page or two, copies 2–4 MB and pauses a few ms, and the p95 of
+ * a `changes` or `events` page of 1 000 about halves. 8 MB did that as well for large pages, but under
+ * many small requests at once (50 cold `events` pages in flight) every waiting request's objects
+ * outlived two collections and were promoted: 34 KB per request against 7.6 KB with 16 MB, a full
+ * collection every 3 s against none in 10 s, and 1.1–1.3x the CPU per request (docs/performance.md,
+ * "Young-generation size"; bench/young-generation.ts, bench/peers.ts).
  *
  * `--no-allocation-site-pretenuring`: V8 allocates straight into the old generation from the code sites
  * whose objects it saw survive a scavenge. A large page's rows, records and answer tree are all alive
@@ -23,7 +26,7 @@
  * `changes` page of 1 000 costs a quarter less CPU, its p95 a quarter less, its p99 a third; building
  * the read model did not slow beyond noise (docs/performance.md, "Pretenuring").
  */
-export const SERVE_V8_FLAGS: readonly string[] = ['--max-semi-space-size=8', '--no-allocation-site-pretenuring'];
+export const SERVE_V8_FLAGS: readonly string[] = ['--max-semi-space-size=16', '--no-allocation-site-pretenuring'];
 
 const SEMI_SPACE_FLAG = /^--max[-_]semi[-_]space[-_]size(?:=(\d+))?$/;
 

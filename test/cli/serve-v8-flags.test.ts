@@ -8,7 +8,7 @@ describe('calendar serve: V8 flags', () => {
   it('npm start runs the service with them (what docs/operating.md tells operators to pass)', () => {
     const { scripts } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
     expect(scripts['start']).toBe(`node ${SERVE_V8_FLAGS.join(' ')} bin/calendar.js serve`);
-    expect(semiSpaceCapMb(SERVE_V8_FLAGS, '')).toBe(8);
+    expect(semiSpaceCapMb(SERVE_V8_FLAGS, '')).toBe(16);
     expect(allocationSitePretenuring(SERVE_V8_FLAGS, '')).toBe(false);
     expect(missingServeV8Flags(SERVE_V8_FLAGS, '')).toEqual([]);
   });
@@ -19,25 +19,25 @@ describe('calendar serve: V8 flags', () => {
   });
 
   it("gives a primary's workers the ones it lacks, after none of its own, keeping those the operator set", () => {
-    expect(workerExecArgv([], '')).toEqual(['--max-semi-space-size=8', '--no-allocation-site-pretenuring']);
+    expect(workerExecArgv([], '')).toEqual(['--max-semi-space-size=16', '--no-allocation-site-pretenuring']);
     expect(workerExecArgv(SERVE_V8_FLAGS, '')).toEqual(SERVE_V8_FLAGS);
-    expect(workerExecArgv(['--allocation-site-pretenuring', '--enable-source-maps'], '')).toEqual(['--max-semi-space-size=8', '--allocation-site-pretenuring', '--enable-source-maps']);
+    expect(workerExecArgv(['--allocation-site-pretenuring', '--enable-source-maps'], '')).toEqual(['--max-semi-space-size=16', '--allocation-site-pretenuring', '--enable-source-maps']);
     // NODE_OPTIONS reaches the workers through the environment: not repeated on the command line.
-    expect(workerExecArgv([], '--max-semi-space-size=16')).toEqual(['--no-allocation-site-pretenuring']);
+    expect(workerExecArgv([], '--max-semi-space-size=32')).toEqual(['--no-allocation-site-pretenuring']);
   });
 
   it('tells which of them the operator left unset, whatever the spelling, value or polarity', () => {
-    expect(missingServeV8Flags([], '')).toEqual(['--max-semi-space-size=8', '--no-allocation-site-pretenuring']);
-    expect(missingServeV8Flags(['--max_semi_space_size', '16'], '')).toEqual(['--no-allocation-site-pretenuring']);
+    expect(missingServeV8Flags([], '')).toEqual(['--max-semi-space-size=16', '--no-allocation-site-pretenuring']);
+    expect(missingServeV8Flags(['--max_semi_space_size', '32'], '')).toEqual(['--no-allocation-site-pretenuring']);
     expect(missingServeV8Flags(['--allocation-site-pretenuring'], '--max-semi-space-size=0')).toEqual([]);
-    expect(missingServeV8Flags(['--no_allocation_site_pretenuring', '--expose-gc'], '')).toEqual(['--max-semi-space-size=8']);
+    expect(missingServeV8Flags(['--no_allocation_site_pretenuring', '--expose-gc'], '')).toEqual(['--max-semi-space-size=16']);
   });
 
   it("reads whether pretenuring is on from the last flag that says (on: V8's default)", () => {
     expect(allocationSitePretenuring([], '')).toBe(true);
     expect(allocationSitePretenuring(['--no-allocation-site-pretenuring'], '')).toBe(false);
     expect(allocationSitePretenuring(['--no-allocation-site-pretenuring', '--allocation_site_pretenuring'], '')).toBe(true);
-    expect(allocationSitePretenuring(['--max-semi-space-size=8'], '')).toBe(true);
+    expect(allocationSitePretenuring(['--max-semi-space-size=16'], '')).toBe(true);
   });
 
   it('reads the semi-space cap from the command line and NODE_OPTIONS, the command line last', () => {
@@ -71,10 +71,10 @@ describe('calendar serve started with or without them', { timeout: 60_000 }, () 
       {
         level: 40,
         time: expect.any(Number),
-        missingV8Flags: ['--max-semi-space-size=8', '--no-allocation-site-pretenuring'],
+        missingV8Flags: ['--max-semi-space-size=16', '--no-allocation-site-pretenuring'],
         msg:
-          "started without the V8 flags --max-semi-space-size=8 --no-allocation-site-pretenuring: running with V8's defaults for them; " +
-          "pass them on node's command line (node --max-semi-space-size=8 --no-allocation-site-pretenuring bin/calendar.js serve), " +
+          "started without the V8 flags --max-semi-space-size=16 --no-allocation-site-pretenuring: running with V8's defaults for them; " +
+          "pass them on node's command line (node --max-semi-space-size=16 --no-allocation-site-pretenuring bin/calendar.js serve), " +
           'as npm start and ./bin/calendar.js do (docs/operating.md, "Node flags")',
       },
     ]);
@@ -85,26 +85,26 @@ describe('calendar serve started with or without them', { timeout: 60_000 }, () 
   it('started as npm start does: no warning', async () => {
     const { line, warnings } = await started({}, { nodeArgs: SERVE_V8_FLAGS });
     expect(warnings).toEqual([]);
-    expect(line).toMatchObject({ semiSpaceCapMb: 8, allocationSitePretenuring: false });
+    expect(line).toMatchObject({ semiSpaceCapMb: 16, allocationSitePretenuring: false });
   });
 
   it('started as ./bin/calendar.js serve (its shebang): no warning', async () => {
     // The shebang's `env` finds the node of this test first on PATH.
     const { line, warnings } = await started({ PATH: `${dirname(process.execPath)}:${process.env['PATH'] ?? ''}` }, { direct: true });
     expect(warnings).toEqual([]);
-    expect(line).toMatchObject({ semiSpaceCapMb: 8, allocationSitePretenuring: false });
+    expect(line).toMatchObject({ semiSpaceCapMb: 16, allocationSitePretenuring: false });
   });
 
   it('keeps a young-generation size the operator set in NODE_OPTIONS, naming only the flag it lacks', async () => {
-    const { line, warnings } = await started({ NODE_OPTIONS: '--max-semi-space-size=16' });
-    expect(line).toMatchObject({ semiSpaceCapMb: 16, allocationSitePretenuring: true });
+    const { line, warnings } = await started({ NODE_OPTIONS: '--max-semi-space-size=32' });
+    expect(line).toMatchObject({ semiSpaceCapMb: 32, allocationSitePretenuring: true });
     expect(warnings.map((warning) => warning['missingV8Flags'])).toEqual([['--no-allocation-site-pretenuring']]);
   });
 
   it('keeps pretenuring on when the operator turned it on (the flag is not allowed in NODE_OPTIONS: command line)', async () => {
     const { line, warnings } = await started({}, { nodeArgs: ['--allocation-site-pretenuring'] });
     expect(line).toMatchObject({ semiSpaceCapMb: null, allocationSitePretenuring: true });
-    expect(warnings.map((warning) => warning['missingV8Flags'])).toEqual([['--max-semi-space-size=8']]);
+    expect(warnings.map((warning) => warning['missingV8Flags'])).toEqual([['--max-semi-space-size=16']]);
   });
 
   it('keeps V8 its own sizing when asked with --max-semi-space-size=0', async () => {

@@ -103,7 +103,7 @@ describe(`logging of calendar serve (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`,
       readyMs: expect.any(Number),
     });
     expect(logLines(service.stderr(), 'started without the V8 flags').map((line) => line['missingV8Flags'])).toEqual([
-      ['--max-semi-space-size=8', '--no-allocation-site-pretenuring'],
+      ['--max-semi-space-size=16', '--no-allocation-site-pretenuring'],
     ]);
     expect(service.stderr()).not.toContain(PASSWORD);
   });
