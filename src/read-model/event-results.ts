@@ -1,5 +1,5 @@
 import { distanceKm } from '../domain/distance-km.js';
-import type { EventQuery } from '../domain/event-query.js';
+import { onlyConditions, type EventQuery } from '../domain/event-query.js';
 import {
   DATE_CANCELLED,
   DATE_SOLD_OUT,
@@ -619,25 +619,7 @@ export interface EntityClosedFormPlan {
  */
 function singleEntity(snapshot: CalendarSnapshot, request: ResultRequest): Pick<EntityClosedFormPlan, 'kind' | 'entity'> | null {
   const q = request.query;
-  const others =
-    q.notCategories.length > 0 ||
-    q.tag != null ||
-    q.mode != null ||
-    q.superEvent != null ||
-    q.onlyFeatured ||
-    q.onlyFeaturedSpecialEvent ||
-    q.until != null ||
-    q.fromStart != null ||
-    q.hoursRange != null ||
-    q.cancelledNotIncluded ||
-    q.soldOutNotIncluded ||
-    q.searchWords.length > 0 ||
-    request.words.length > 0 ||
-    q.groupByDay ||
-    q.municipality != null ||
-    q.postalCodes != null ||
-    q.near != null;
-  if (others) return null;
+  if (request.words.length > 0 || !onlyConditions(q, ['categories', 'organizerSlugSets', 'venueSlugSets'])) return null;
   const one = (sets: readonly (readonly string[])[]) => (sets.length === 1 && new Set(sets[0]).size === 1 ? sets[0]![0]! : null);
   const category = q.categories ? one([q.categories]) : null;
   const organizer = one(q.organizerSlugSets);

@@ -1,5 +1,5 @@
 import type { SuggestionKind } from '../../generated/schema-types.js';
-import type { EventQuery } from '../domain/event-query.js';
+import { onlyConditions, type EventQuery } from '../domain/event-query.js';
 import type { SuggestQueries } from '../domain/suggest-input.js';
 import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_VENUE, type CalendarSnapshot } from './calendar-snapshot.js';
 import { allowedVenues, eventNodes, findResultPage, type EventNodes } from './event-results.js';
@@ -191,44 +191,6 @@ function eventMatches(index: WordIndex, scratch: Scratch, plan: MatchPlan, offer
   });
 }
 
-/**
- * Whether each condition of a query is absent, but the window's start (`fromDate`, now): a query
- * under which an event has a node exactly when it is published and one of its dates ends after that
- * start (eventNodes' rule with nothing else to test). Typed over every field of EventQuery, so a new
- * condition does not compile until it is said here whether it is one.
- */
-const ABSENT: { [K in keyof EventQuery]-?: (q: EventQuery) => boolean } = {
-  now: () => true,
-  from: () => true,
-  until: (q) => q.until === null,
-  fromStart: (q) => q.fromStart === null,
-  categories: (q) => q.categories === null,
-  notCategories: (q) => q.notCategories.length === 0,
-  venueSlugSets: (q) => q.venueSlugSets.length === 0,
-  organizerSlugSets: (q) => q.organizerSlugSets.length === 0,
-  searchWords: (q) => q.searchWords.length === 0,
-  tag: (q) => q.tag === null,
-  mode: (q) => q.mode === null,
-  superEvent: (q) => q.superEvent === null,
-  onlyFeatured: (q) => !q.onlyFeatured,
-  onlyFeaturedSpecialEvent: (q) => !q.onlyFeaturedSpecialEvent,
-  cancelledNotIncluded: (q) => !q.cancelledNotIncluded,
-  soldOutNotIncluded: (q) => !q.soldOutNotIncluded,
-  hoursRange: (q) => q.hoursRange === null,
-  groupByDay: (q) => !q.groupByDay,
-  municipality: (q) => q.municipality === null,
-  postalCodes: (q) => q.postalCodes === null,
-  near: (q) => q.near === null,
-  // Its window is `from` and `until`.
-  when: () => true,
-  validUntil: () => true,
-};
-const ABSENCE_TESTS = Object.values(ABSENT);
-
-function onlyWindowStart(query: EventQuery): boolean {
-  return ABSENCE_TESTS.every((absent) => absent(query));
-}
-
 /** The start of a query's window: "a date that has ended is never listed" (dateCondition). */
 function windowStart(query: EventQuery): number {
   return Math.max(query.from.getTime(), query.now.getTime());
@@ -384,7 +346,7 @@ class HitCounter {
     const query = this.queryOf(c);
     const start = windowStart(query);
     const now = query.now.getTime();
-    if (onlyWindowStart(query) && now >= index.publishingHorizon) return this.endingAfter(c, start) - this.unpublished(c, now, start);
+    if (onlyConditions(query) && now >= index.publishingHorizon) return this.endingAfter(c, start) - this.unpublished(c, now, start);
     const { values, from, to } = this.candidates(c);
     const { literal, approximate } = this.request;
     if (index.catalogueKind[c] === SUGGEST_VENUE) {
