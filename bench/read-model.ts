@@ -23,6 +23,7 @@
  *   BENCH_SERVICE_DIR=/tmp/before BENCH_TAG=before_ ...   # another checkout as the service (and seeder), same load,
  *                                                         # on schemas of its own (bench_before_<N>): its migrations differ
  *   BENCH_RUNS=200 BENCH_SECONDS=10 ...     # requests per latency scenario, seconds of the throughput run
+ *   BENCH_ONLY=suggest ...                  # the `suggest` rows and the build alone (no `events` scenario, no PGlite)
  */
 import { execFileSync } from 'node:child_process';
 import { COLD_FILTER_QUERY } from './support/cold-filters.js';
@@ -38,6 +39,7 @@ const databaseUrl = process.env['DATABASE_URL'];
 const sizes = (process.env['BENCH_SIZES'] ?? '10000,100000').split(',').map(Number);
 const runs = Number(process.env['BENCH_RUNS'] ?? 200);
 const throughputSeconds = Number(process.env['BENCH_SECONDS'] ?? 10);
+const suggestOnly = process.env['BENCH_ONLY'] === 'suggest';
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
 const FULL = COLD_FILTER_QUERY;
@@ -237,14 +239,18 @@ for (const size of sizes) {
   }
   const service = await startService(env);
   try {
-    const row: Record<string, string | number> = { events: size, ...(await scenarios(service)) };
-    row['req/s at 10'] = (await throughput(service.url, 10, throughputSeconds)).toFixed(1);
-    row['CPU ms/page'] = (await cpuPerRequest(service, Math.min(runs * 2, 500))).toFixed(2);
-    const cpuRuns = Math.min(runs * 2, 500);
-    const plainCpu = await cpuPerFull(service, {}, fresh, cpuRuns);
-    const nearCpu = await cpuPerFull(service, { near: { latitude: 59.9139, longitude: 10.7522, radiusKm: 10 } }, fresh, cpuRuns);
-    const whenCpu = await cpuPerFull(service, { when: 'THIS_WEEKEND' }, freshWhen, cpuRuns);
-    row['CPU ms/full: plain, near, when'] = [plainCpu, nearCpu, whenCpu].map((n) => n.toFixed(2)).join(', ');
+    const row: Record<string, string | number> = { events: size };
+    if (suggestOnly) await ready(service);
+    else {
+      Object.assign(row, await scenarios(service));
+      row['req/s at 10'] = (await throughput(service.url, 10, throughputSeconds)).toFixed(1);
+      row['CPU ms/page'] = (await cpuPerRequest(service, Math.min(runs * 2, 500))).toFixed(2);
+      const cpuRuns = Math.min(runs * 2, 500);
+      const plainCpu = await cpuPerFull(service, {}, fresh, cpuRuns);
+      const nearCpu = await cpuPerFull(service, { near: { latitude: 59.9139, longitude: 10.7522, radiusKm: 10 } }, fresh, cpuRuns);
+      const whenCpu = await cpuPerFull(service, { when: 'THIS_WEEKEND' }, freshWhen, cpuRuns);
+      row['CPU ms/full: plain, near, when'] = [plainCpu, nearCpu, whenCpu].map((n) => n.toFixed(2)).join(', ');
+    }
     const prefixes = await typedPrefixes(service.url, Math.max(runs * 2, 400));
     const typed = await suggestions(service, prefixes, {}, fresh);
     const typedWhen = await suggestions(service, prefixes, { when: 'THIS_WEEKEND' }, freshWhen);
@@ -264,12 +270,14 @@ for (const size of sizes) {
 }
 
 // The embedded database: the quick start's own calendar.
-const embedded = await startService({ DATABASE_URL: '', CALENDAR_DATA_DIR: 'memory://', DEMO_EVENTS: '2000' });
-try {
-  const row = await scenarios(embedded);
-  console.log('\nPGlite, 2 000-event demo calendar (ms):');
-  console.table([row]);
-} finally {
-  await embedded.stop();
+if (!suggestOnly) {
+  const embedded = await startService({ DATABASE_URL: '', CALENDAR_DATA_DIR: 'memory://', DEMO_EVENTS: '2000' });
+  try {
+    const row = await scenarios(embedded);
+    console.log('\nPGlite, 2 000-event demo calendar (ms):');
+    console.table([row]);
+  } finally {
+    await embedded.stop();
+  }
 }
 agent.destroy();

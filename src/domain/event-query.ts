@@ -67,6 +67,43 @@ export interface EventQuery {
 }
 
 /** `detail` says in words what is wrong, where the names alone would not tell a developer. */
+/**
+ * Whether each field of a query is absent as a condition: the window's start (`now`, `from`) never is
+ * one, and `when` is its window (`from`, `until`). Typed over every field of EventQuery, so a new
+ * condition does not compile until it is said here how it is absent.
+ */
+const ABSENT: { [K in keyof EventQuery]-?: (q: EventQuery) => boolean } = {
+  now: () => true,
+  from: () => true,
+  when: () => true,
+  validUntil: () => true,
+  until: (q) => q.until === null,
+  fromStart: (q) => q.fromStart === null,
+  categories: (q) => q.categories === null,
+  notCategories: (q) => q.notCategories.length === 0,
+  venueSlugSets: (q) => q.venueSlugSets.length === 0,
+  organizerSlugSets: (q) => q.organizerSlugSets.length === 0,
+  searchWords: (q) => q.searchWords.length === 0,
+  tag: (q) => q.tag === null,
+  mode: (q) => q.mode === null,
+  superEvent: (q) => q.superEvent === null,
+  onlyFeatured: (q) => !q.onlyFeatured,
+  onlyFeaturedSpecialEvent: (q) => !q.onlyFeaturedSpecialEvent,
+  cancelledNotIncluded: (q) => !q.cancelledNotIncluded,
+  soldOutNotIncluded: (q) => !q.soldOutNotIncluded,
+  hoursRange: (q) => q.hoursRange === null,
+  groupByDay: (q) => !q.groupByDay,
+  municipality: (q) => q.municipality === null,
+  postalCodes: (q) => q.postalCodes === null,
+  near: (q) => q.near === null,
+};
+const ABSENT_FIELDS = Object.entries(ABSENT) as [keyof EventQuery, (q: EventQuery) => boolean][];
+
+/** Whether a query has no condition but its window's start (`fromDate`, now) and those of `allowed`. */
+export function onlyConditions(q: EventQuery, allowed: readonly (keyof EventQuery)[] = []): boolean {
+  return ABSENT_FIELDS.every(([field, absent]) => allowed.includes(field) || absent(q));
+}
+
 export type EventQueryResult = { ok: true; query: EventQuery } | { ok: false; invalidArgs: string[]; detail?: string };
 
 function cleanList(list: ReadonlyArray<string | null | undefined> | null | undefined): string[] | null {

@@ -55,6 +55,13 @@ export interface SuggestionIndex {
    * instant are a prefix found by binary search.
    */
   catalogueEvents: PackedLists;
+  /**
+   * The same events again (entity c's: [catalogueEvents.offsets[c], catalogueEvents.offsets[c + 1])),
+   * by the start of their first date (at the venue, for a venue), earliest first: the events that can
+   * have a node in a window ending at an instant (`untilDate`, a `when` preset) are a prefix found by
+   * binary search, the window's few events rather than every upcoming one.
+   */
+  catalogueEventsByStart: Uint32Array;
   /** The end of each event's last-ending date (ms). */
   eventLastEnd: Float64Array;
   /**

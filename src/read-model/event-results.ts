@@ -1,5 +1,5 @@
 import { distanceKm } from '../domain/distance-km.js';
-import type { EventQuery } from '../domain/event-query.js';
+import { onlyConditions, type EventQuery } from '../domain/event-query.js';
 import {
   DATE_CANCELLED,
   DATE_SOLD_OUT,
@@ -10,7 +10,7 @@ import {
   type CalendarSnapshot,
 } from './calendar-snapshot.js';
 import type { WordMatch } from './search-matches.js';
-import { countAtMost, RANK_BLOCK_SHIFT, type SortedLists } from './walk-indexes.js';
+import { countAtMost, RANK_BLOCK_SHIFT, type PairLists, type SortedLists } from './walk-indexes.js';
 
 export type FacetKind = 'venues' | 'organizers' | 'categories';
 
@@ -146,6 +146,8 @@ export function findResultPage(snapshot: CalendarSnapshot, request: ResultReques
       return firstNodes(snapshot, request);
     case 'closed-form':
       return closedForm(snapshot, request, plan.unpublished);
+    case 'entity-closed-form':
+      return entityClosedForm(snapshot, request, plan);
     case 'in-order':
       return inOrder(snapshot, request, new RankWindow(snapshot, plan.from, plan.to, lowerBound(request.query)));
     case 'venue-runs':
@@ -565,6 +567,9 @@ function rankFacet(hits: Uint32Array, ids: readonly string[]): FacetCount[] {
  * - `closed-form`: no condition but "not ended" (and publishing), not grouped: the total and every
  *   facet are counts over columns sorted once per snapshot (walk-indexes.ts), a binary search each;
  *   the page is the first nodes of the dates in listing order.
+ * - `entity-closed-form`: the same with one category, organizer or venue condition (one id or slug)
+ *   besides: the total and every facet are counts over that entity's sorted columns (walk-indexes.ts,
+ *   `EntityPairs`); the page its events' first nodes (its posting list, or the dates in listing order).
  * - `in-order`: the dates of a window of the listing order (`fromStartDate` to `untilDate`, a `when`
  *   preset's) in that order, every condition tested per date: a node is an event's first passing date
  *   met (of its day, grouped), so the page is the first nodes met.
@@ -578,6 +583,7 @@ function rankFacet(hits: Uint32Array, ids: readonly string[]): FacetCount[] {
 export type WalkPlan =
   | { strategy: 'first-nodes' | 'full-walk' }
   | { strategy: 'closed-form'; unpublished: number }
+  | EntityClosedFormPlan
   | { strategy: 'in-order'; from: number; to: number }
   | { strategy: 'venue-runs'; runs: Uint32Array[] }
   | { strategy: 'event-runs'; runs: Uint32Array[] };
@@ -597,6 +603,39 @@ const IN_ORDER_COST = 2;
 const CLOSED_FORM_MOST_NODES = 5000;
 /** Events unpublished at the request's now are subtracted one by one from the closed form's counts. */
 const CLOSED_FORM_MOST_UNPUBLISHED = 1000;
+
+/** `entity-closed-form`'s plan: the one entity the filter names, and how many events are unpublished at now. */
+export interface EntityClosedFormPlan {
+  strategy: 'entity-closed-form';
+  kind: 'category' | 'organizer' | 'venue';
+  entity: number;
+  unpublished: number;
+}
+
+/**
+ * The one category, organizer or venue a filter names when it has no other condition but `fromDate`
+ * (and publishing): `categories` of one id, `organizers`/`organizerSlug` of one slug, or `venues`/
+ * `venueSlug` of one slug; null otherwise (an unknown one too: the walks answer it).
+ */
+function singleEntity(snapshot: CalendarSnapshot, request: ResultRequest): Pick<EntityClosedFormPlan, 'kind' | 'entity'> | null {
+  const q = request.query;
+  if (request.words.length > 0 || !onlyConditions(q, ['categories', 'organizerSlugSets', 'venueSlugSets'])) return null;
+  const one = (sets: readonly (readonly string[])[]) => (sets.length === 1 && new Set(sets[0]).size === 1 ? sets[0]![0]! : null);
+  const category = q.categories ? one([q.categories]) : null;
+  const organizer = one(q.organizerSlugSets);
+  const venue = one(q.venueSlugSets);
+  const named = (q.categories ? 1 : 0) + (q.organizerSlugSets.length > 0 ? 1 : 0) + (q.venueSlugSets.length > 0 ? 1 : 0);
+  if (named !== 1) return null;
+  const found =
+    category != null
+      ? { kind: 'category' as const, entity: snapshot.categoryByKey.get(category) }
+      : organizer != null
+        ? { kind: 'organizer' as const, entity: snapshot.organizerBySlug.get(organizer) }
+        : venue != null
+          ? { kind: 'venue' as const, entity: snapshot.venueBySlug.get(venue) }
+          : null;
+  return found && found.entity !== undefined ? { kind: found.kind, entity: found.entity } : null;
+}
 
 /** The later of `fromDate` and now: a date counts while it has not ended then. */
 function lowerBound(q: EventQuery): number {
@@ -622,6 +661,11 @@ export function planWalk(snapshot: CalendarSnapshot, request: ResultRequest): Wa
   if (!eventLevel && !dateLevel && !q.groupByDay && (request.page + 1) * request.pageSize < CLOSED_FORM_MOST_NODES) {
     const unpublished = unpublishedAt(snapshot, q.now.getTime());
     if (unpublished <= Math.max(CLOSED_FORM_MOST_UNPUBLISHED, snapshot.eventIds.length >> 4)) return { strategy: 'closed-form', unpublished };
+  }
+  const single = (request.page + 1) * request.pageSize < CLOSED_FORM_MOST_NODES ? singleEntity(snapshot, request) : null;
+  if (single) {
+    const unpublished = unpublishedAt(snapshot, q.now.getTime());
+    if (unpublished <= Math.max(CLOSED_FORM_MOST_UNPUBLISHED, snapshot.eventIds.length >> 4)) return { strategy: 'entity-closed-form', ...single, unpublished };
   }
 
   let plan: WalkPlan = { strategy: 'full-walk' };
@@ -872,5 +916,87 @@ function closedForm(snapshot: CalendarSnapshot, request: ResultRequest, unpublis
   // The page: the first nodes in listing order (the total is known, so the walk stops after the page).
   const lastNode = (page + 1) * pageSize;
   const { nodes } = nodesInOrder(snapshot, request, new RankWindow(snapshot, 0, snapshot.dateCount, t), lastNode, null);
+  return { nodes, hasMore: count > lastNode, totalCount: count, facets: hits.ranked() };
+}
+
+
+/** How many values of each group of x are after t (groups keyed by an entity y), added into `hits[y]` where `wanted(y)`. */
+function addEndingAfter(lists: PairLists, x: number, t: number, hits: Uint32Array, wanted: (y: number) => boolean): void {
+  const { groupOffsets, groupKeys, valueOffsets, values } = lists;
+  const ends = values[0]!;
+  for (let g = groupOffsets[x]!; g < groupOffsets[x + 1]!; g++) {
+    const y = groupKeys[g]!;
+    if (!wanted(y)) continue;
+    hits[y] = hits[y]! + valueOffsets[g + 1]! - valueOffsets[g]! - countAtMost(ends, valueOffsets[g]!, valueOffsets[g + 1]!, t);
+  }
+}
+
+/** Whether the event lists the entity (the lists hold each at most once per event). */
+function lists({ offsets, values }: SortedLists<Uint32Array>, event: number, entity: number): boolean {
+  for (let k = offsets[event]!; k < offsets[event + 1]!; k++) if (values[k] === entity) return true;
+  return false;
+}
+
+/**
+ * `entity-closed-form`: the closed form's rule (a node is the first date of a published event that has
+ * not ended at t) under one category, organizer or venue condition. For a category or an organizer x,
+ * an event of x has a node iff its last end is after t: the total is x's count of those (a binary
+ * search), a facet's count for y the same over x's events that list y (`EntityPairs`), and the venue
+ * facet the promotion intervals of x's events' dates per slot. For a venue v, the node is the event's
+ * first date at v not ended at t: an event has one iff its last end at v is after t; the venue facet is
+ * v's total. The events unpublished at now are then taken out one by one, as in the closed form.
+ */
+function entityClosedForm(snapshot: CalendarSnapshot, request: ResultRequest, plan: EntityClosedFormPlan): ResultPage {
+  const { query: q, page, pageSize } = request;
+  const t = lowerBound(q);
+  const { kind, entity, unpublished } = plan;
+  const walk = snapshot.walk;
+  const lastEnds = kind === 'category' ? walk.categoryLastEnds : kind === 'organizer' ? walk.organizerLastEnds : walk.venueLastEnds;
+  const pairs = kind === 'category' ? walk.categoryPairs : kind === 'organizer' ? walk.organizerPairs : walk.venuePairs;
+  const from = lastEnds.offsets[entity]!;
+  const to = lastEnds.offsets[entity + 1]!;
+  let count = to - from - countAtMost(lastEnds.values, from, to, t);
+  const hits = new FacetHits(snapshot, request.facets);
+  if (hits.organizers) addEndingAfter(pairs.organizers, entity, t, hits.organizers, () => true);
+  const listed = snapshot.categoryListed;
+  if (hits.categories) addEndingAfter(pairs.categories, entity, t, hits.categories, (c) => listed[c] === 1);
+  if (hits.venues) {
+    if (pairs.slots) {
+      const { groupOffsets, groupKeys, valueOffsets, values } = pairs.slots;
+      for (let g = groupOffsets[entity]!; g < groupOffsets[entity + 1]!; g++) {
+        const slot = groupKeys[g]!;
+        // The last slot holds the dates without a venue.
+        if (slot >= hits.venues.length) continue;
+        hits.venues[slot] = countAtMost(values[0]!, valueOffsets[g]!, valueOffsets[g + 1]!, t) - countAtMost(values[1]!, valueOffsets[g]!, valueOffsets[g + 1]!, t);
+      }
+    } else hits.venues[entity] = count;
+  }
+  const { eventDateOffsets, dateEnds, dateVenue, eventCategories, eventOrganizers } = snapshot;
+  const { publishedLate, eventLastEnd } = walk;
+  for (let k = 0; k < unpublished; k++) {
+    const event = publishedLate[k]!;
+    // Its node, if it would have one: the first date (at the venue, for a venue) not ended at t.
+    let node = -1;
+    if (kind === 'venue') {
+      for (let i = eventDateOffsets[event]!; i < eventDateOffsets[event + 1]! && node < 0; i++) if (dateVenue[i] === entity && dateEnds[i]! > t) node = i;
+    } else if (lists(kind === 'category' ? eventCategories : eventOrganizers, event, entity) && eventLastEnd[event]! > t) {
+      node = eventDateOffsets[event]!;
+      while (!(dateEnds[node]! > t)) node++;
+    }
+    if (node < 0) continue;
+    count--;
+    hits.add(event, -1, -1);
+    const venue = dateVenue[node]!;
+    if (hits.venues && venue >= 0) hits.venues[venue] = hits.venues[venue]! - 1;
+  }
+  // The page: the first nodes, from the entity's events (its posting list, each judged as the full walk
+  // judges it) or from the dates in listing order (every condition tested per date), whichever reads less.
+  const lastNode = (page + 1) * pageSize;
+  const run = (kind === 'category' ? walk.categoryEvents : kind === 'organizer' ? walk.organizerEvents : walk.venueEvents).values.subarray(from, to);
+  const inOrderDates = count > 0 ? Math.min(snapshot.dateCount, ((lastNode + 1) * snapshot.dateCount) / count) : snapshot.dateCount;
+  const nodes =
+    kind !== 'venue' && run.length * RUN_COST < inOrderDates * IN_ORDER_COST
+      ? everyNode(snapshot, { ...request, page: 0, pageSize: lastNode, facets: [] }, [run]).nodes.slice(page * pageSize)
+      : firstNodes(snapshot, request).nodes;
   return { nodes, hasMore: count > lastNode, totalCount: count, facets: hits.ranked() };
 }

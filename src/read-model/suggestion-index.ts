@@ -27,6 +27,8 @@ export type SuggestionSources = Pick<
   | 'eventDateOffsets'
   | 'dateVenue'
   | 'dateEnds'
+  | 'dateOrder'
+  | 'dateEvent'
   | 'venueDateRanks'
 >;
 
@@ -98,6 +100,13 @@ export function lastEndAt(sources: Pick<CalendarSnapshot, 'eventDateOffsets' | '
   return last;
 }
 
+/** The start of the event's first date at the venue (+Infinity when it has none there). */
+export function firstStartAt(sources: Pick<CalendarSnapshot, 'eventDateOffsets' | 'dateVenue' | 'dateStart'>, event: number, venue: number): number {
+  // An event's dates are stored by start: the first one at the venue is the earliest there.
+  for (let d = sources.eventDateOffsets[event]!; d < sources.eventDateOffsets[event + 1]!; d++) if (sources.dateVenue[d] === venue) return sources.dateStart[d]!;
+  return Number.POSITIVE_INFINITY;
+}
+
 /**
  * Builds the snapshot's SuggestionIndex: the events' titles and slugs are given one at a time while
  * the events are read (so no title outlives its row: only its words and its rank key are kept until
@@ -152,18 +161,33 @@ export class SuggestionIndexBuilder {
     for (let e = 0; e < eventCount; e++) byLastEnd[e] = e;
     byLastEnd.sort((a, b) => eventLastEnd[b]! - eventLastEnd[a]! || a - b);
 
+    // And by the start of their first date, earliest first (ties by event number), for windows with an
+    // end: the order in which the listing order (by start, then event) first meets each event.
+    const { dateOrder, dateEvent } = sources;
+    const byFirstStart = new Uint32Array(eventCount);
+    const met = new Uint8Array(eventCount);
+    for (let r = 0, n = 0; r < dateOrder.length; r++) {
+      const event = dateEvent[dateOrder[r]!]!;
+      if (met[event] === 1) continue;
+      met[event] = 1;
+      byFirstStart[n++] = event;
+    }
+
     const listed = (lists: PackedLists) => (event: number, visit: (member: number) => void) => {
       for (let k = lists.offsets[event]!; k < lists.offsets[event + 1]!; k++) visit(lists.values[k]!);
     };
     const tagNames = [...sources.tagKeys.keys()];
-    const byKind = [
-      invert(byLastEnd, sources.venueIds.length, (event, visit) => {
-        for (let d = eventDateOffsets[event]!; d < eventDateOffsets[event + 1]!; d++) if (dateVenue[d]! >= 0) visit(dateVenue[d]!);
-      }),
-      invert(byLastEnd, sources.organizerIds.length, listed(eventOrganizers)),
-      invert(byLastEnd, sources.categoryIds.length, listed(eventCategories)),
-      invert(byLastEnd, tagNames.length, listed(eventTags)),
-    ];
+    const venuesOf = (event: number, visit: (member: number) => void) => {
+      for (let d = eventDateOffsets[event]!; d < eventDateOffsets[event + 1]!; d++) if (dateVenue[d]! >= 0) visit(dateVenue[d]!);
+    };
+    const entityLists = [venuesOf, listed(eventOrganizers), listed(eventCategories), listed(eventTags)];
+    const entityCounts = [sources.venueIds.length, sources.organizerIds.length, sources.categoryIds.length, tagNames.length];
+    const byKind = entityLists.map((each, kind) => invert(byLastEnd, entityCounts[kind]!, each));
+    // The same members in the other order (invert keeps one entry per distinct member); a venue's are
+    // made below from its dates, by its first date there.
+    const byKindStart = entityLists.map((each, kind) => (kind === SUGGEST_VENUE ? null : invert(byFirstStart, entityCounts[kind]!, each)));
+    const venueRanks = sources.venueDateRanks;
+    const metAt = new Int32Array(eventCount).fill(-1);
 
     // Categories that are suggested: listed and visible, under a visible parent (hidden ones are never shown).
     const visibleCategories = new Set(catalogue.categories.filter((c) => c.visible).map((c) => c.id));
@@ -202,6 +226,7 @@ export class SuggestionIndexBuilder {
     }
     const values = new Uint32Array(offsets[catalogueCount]!);
     const lastEnds = new Float64Array(offsets[catalogueCount]!);
+    const byStart = new Uint32Array(offsets[catalogueCount]!);
     const dates = new Uint32Array(catalogueCount);
     for (let c = 0; c < catalogueCount; c++) {
       const kind = kinds[c]!;
@@ -235,6 +260,19 @@ export class SuggestionIndexBuilder {
         const ranks = sources.venueDateRanks.offsets;
         dates[c] = ranks[local + 1]! - ranks[local]!;
       } else dates[c] = dateTotal;
+      if (kind === SUGGEST_VENUE) {
+        // By their first date at the venue: the order in which the venue's dates in listing order first meet them.
+        let at = offsets[c]!;
+        for (let k = venueRanks.offsets[local]!; k < venueRanks.offsets[local + 1]!; k++) {
+          const event = dateEvent[dateOrder[venueRanks.values[k]!]!]!;
+          if (metAt[event] === local) continue;
+          metAt[event] = local;
+          byStart[at++] = event;
+        }
+      } else {
+        const starting = byKindStart[kind]!;
+        byStart.set(starting.values.subarray(starting.offsets[local], starting.offsets[local + 1]), offsets[c]);
+      }
     }
 
     // Per entity, its events published after the horizon, latest-published first.
@@ -268,6 +306,7 @@ export class SuggestionIndexBuilder {
       catalogueOf,
       catalogueRank: rank.slice(0, catalogueCount),
       catalogueEvents: { offsets, values },
+      catalogueEventsByStart: byStart,
       eventLastEnd,
       latePublishing: {
         offsets: lateOffsets,

@@ -1,10 +1,10 @@
 import type { SuggestionKind } from '../../generated/schema-types.js';
-import type { EventQuery } from '../domain/event-query.js';
+import { onlyConditions, type EventQuery } from '../domain/event-query.js';
 import type { SuggestQueries } from '../domain/suggest-input.js';
-import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_TAG, SUGGEST_VENUE, type CalendarSnapshot } from './calendar-snapshot.js';
+import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_VENUE, type CalendarSnapshot } from './calendar-snapshot.js';
 import { allowedVenues, eventNodes, findResultPage, type EventNodes } from './event-results.js';
 import type { WordMatch } from './search-matches.js';
-import { lastEndAt } from './suggestion-index.js';
+import { firstStartAt, lastEndAt } from './suggestion-index.js';
 import { INNER, oneEditRuns, prefixRun, TYPO_MIN_UNITS, type WordIndex, type WordRun } from './word-index.js';
 
 export interface SuggestRequest {
@@ -76,8 +76,6 @@ interface Scratch {
   inner: Uint8Array;
   countedAt: Uint32Array;
   counted: Uint32Array;
-  /** Events met by a walk of dates (windowHits). */
-  seen: Uint32Array;
 }
 
 const scratches = new WeakMap<CalendarSnapshot, Scratch>();
@@ -93,7 +91,6 @@ function scratchFor(snapshot: CalendarSnapshot): Scratch {
       inner: new Uint8Array(ranks),
       countedAt: new Uint32Array(events),
       counted: new Uint32Array(events),
-      seen: new Uint32Array(events),
     };
     scratches.set(snapshot, scratch);
   }
@@ -106,7 +103,6 @@ function stamps(scratch: Scratch, count: number): number {
     scratch.stamp = 0;
     scratch.mark.fill(0);
     scratch.countedAt.fill(0);
-    scratch.seen.fill(0);
   }
   const first = scratch.stamp + 1;
   scratch.stamp += count;
@@ -195,44 +191,6 @@ function eventMatches(index: WordIndex, scratch: Scratch, plan: MatchPlan, offer
   });
 }
 
-/**
- * Whether each condition of a query is absent, but the window's start (`fromDate`, now): a query
- * under which an event has a node exactly when it is published and one of its dates ends after that
- * start (eventNodes' rule with nothing else to test). Typed over every field of EventQuery, so a new
- * condition does not compile until it is said here whether it is one.
- */
-const ABSENT: { [K in keyof EventQuery]-?: (q: EventQuery) => boolean } = {
-  now: () => true,
-  from: () => true,
-  until: (q) => q.until === null,
-  fromStart: (q) => q.fromStart === null,
-  categories: (q) => q.categories === null,
-  notCategories: (q) => q.notCategories.length === 0,
-  venueSlugSets: (q) => q.venueSlugSets.length === 0,
-  organizerSlugSets: (q) => q.organizerSlugSets.length === 0,
-  searchWords: (q) => q.searchWords.length === 0,
-  tag: (q) => q.tag === null,
-  mode: (q) => q.mode === null,
-  superEvent: (q) => q.superEvent === null,
-  onlyFeatured: (q) => !q.onlyFeatured,
-  onlyFeaturedSpecialEvent: (q) => !q.onlyFeaturedSpecialEvent,
-  cancelledNotIncluded: (q) => !q.cancelledNotIncluded,
-  soldOutNotIncluded: (q) => !q.soldOutNotIncluded,
-  hoursRange: (q) => q.hoursRange === null,
-  groupByDay: (q) => !q.groupByDay,
-  municipality: (q) => q.municipality === null,
-  postalCodes: (q) => q.postalCodes === null,
-  near: (q) => q.near === null,
-  // Its window is `from` and `until`.
-  when: () => true,
-  validUntil: () => true,
-};
-const ABSENCE_TESTS = Object.values(ABSENT);
-
-function onlyWindowStart(query: EventQuery): boolean {
-  return ABSENCE_TESTS.every((absent) => absent(query));
-}
-
 /** The start of a query's window: "a date that has ended is never listed" (dateCondition). */
 function windowStart(query: EventQuery): number {
   return Math.max(query.from.getTime(), query.now.getTime());
@@ -242,7 +200,8 @@ function windowStart(query: EventQuery): number {
  * Counts nodes the way `events` does (eventNodes), per catalogue entity: its kind's query, with the
  * search words of the phase `events` would use for that query, plus the entity's condition. Only the
  * entity's events whose last date ends after the window's start are walked (the rest cannot have a
- * node), and an event's nodes under a query are remembered for the request (a category and a tag
+ * node), or, in a window with an end (`untilDate`, a `when` preset), those whose first date starts
+ * before it when they are fewer (a weekend's events, not every upcoming one), and an event's nodes under a query are remembered for the request (a category and a tag
  * share most events).
  *
  * Under a query with no condition but its window's start (no filter, or `fromDate` alone: what a
@@ -257,7 +216,6 @@ class HitCounter {
   private readonly baseVenues: Uint8Array | null;
   private readonly oneVenue: Uint8Array;
   private filterPhase: 'literal' | 'approximate' | undefined;
-  private windowed: { stamp: number; events: Uint32Array } | null | undefined;
 
   constructor(
     private readonly snapshot: CalendarSnapshot,
@@ -295,8 +253,6 @@ class HitCounter {
 
   /** Whether `events(filter)` lists the event: its search phase is the one the whole filter's total decides. */
   listed(event: number): boolean {
-    const window = this.window();
-    if (window && this.scratch.seen[event] !== window.stamp) return false;
     const counter = this.counterOf(this.request.queries.filter);
     this.filterPhase ??= this.decideFilterPhase();
     return this.filterPhase === 'literal'
@@ -337,10 +293,51 @@ class HitCounter {
     return low - first;
   }
 
-  /** The most hits c can have: its events that end after the window's start, or their dates grouped by day. */
+  /**
+   * How many of c's events have a date (at it, for a venue) starting before `until`: a prefix of them
+   * in `catalogueEventsByStart`'s order (by their first date's start).
+   */
+  startingBefore(c: number, until: number): number {
+    const index = this.snapshot.suggestions;
+    const values = index.catalogueEventsByStart;
+    const { offsets } = index.catalogueEvents;
+    const venue = index.catalogueKind[c] === SUGGEST_VENUE ? index.catalogueLocal[c]! : -1;
+    const { dateStart, eventDateOffsets } = this.snapshot;
+    const firstStart = (event: number) => (venue >= 0 ? firstStartAt(this.snapshot, event, venue) : dateStart[eventDateOffsets[event]!]!);
+    const first = offsets[c]!;
+    let low = first;
+    let high = offsets[c + 1]!;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (firstStart(values[middle]!) < until) low = middle + 1;
+      else high = middle;
+    }
+    return low - first;
+  }
+
+  /**
+   * The events of c that can have a node under its query: those with a date ending after the window's
+   * start (a prefix of catalogueEvents), or, when the window has an end and that is fewer, those with a
+   * date starting before it (a prefix of catalogueEventsByStart): every node is a date of one of both.
+   */
+  candidates(c: number): { values: Uint32Array; from: number; to: number } {
+    const index = this.snapshot.suggestions;
+    const query = this.queryOf(c);
+    const from = index.catalogueEvents.offsets[c]!;
+    const ending = this.endingAfter(c, windowStart(query));
+    if (query.until !== null) {
+      const starting = this.startingBefore(c, query.until.getTime());
+      if (starting < ending) return { values: index.catalogueEventsByStart, from, to: from + starting };
+    }
+    return { values: index.catalogueEvents.values, from, to: from + ending };
+  }
+
+  /** The most hits c can have: its events that can have a node, or, grouped by day, all their dates. */
   most(c: number): number {
     const query = this.queryOf(c);
-    return query.groupByDay ? this.snapshot.suggestions.catalogueDates[c]! : this.endingAfter(c, windowStart(query));
+    if (query.groupByDay) return this.snapshot.suggestions.catalogueDates[c]!;
+    const { from, to } = this.candidates(c);
+    return to - from;
   }
 
   /** `totalCount` of the entity's kind query with its condition added. */
@@ -348,17 +345,10 @@ class HitCounter {
     const index = this.snapshot.suggestions;
     const query = this.queryOf(c);
     const start = windowStart(query);
-    const walked = this.endingAfter(c, start);
     const now = query.now.getTime();
-    if (onlyWindowStart(query) && now >= index.publishingHorizon) return walked - this.unpublished(c, now, start);
-    const { values } = index.catalogueEvents;
-    const from = index.catalogueEvents.offsets[c]!;
-    const to = from + walked;
+    if (onlyConditions(query) && now >= index.publishingHorizon) return this.endingAfter(c, start) - this.unpublished(c, now, start);
+    const { values, from, to } = this.candidates(c);
     const { literal, approximate } = this.request;
-    // Outside the filter's window, if it is a short one, no event has a node.
-    const window = this.window();
-    const seen = this.scratch.seen;
-    const outside = (event: number) => window !== null && seen[event] !== window.stamp;
     if (index.catalogueKind[c] === SUGGEST_VENUE) {
       // A date-level condition: the venue's own dates count, so it narrows the allowed venues to one.
       const venue = index.catalogueLocal[c]!;
@@ -367,7 +357,7 @@ class HitCounter {
       try {
         const sum = (nodesOf: EventNodes) => {
           let total = 0;
-          for (let k = from; k < to; k++) if (!outside(values[k]!)) total += nodesOf(values[k]!);
+          for (let k = from; k < to; k++) total += nodesOf(values[k]!);
           return total;
         };
         const total = sum(eventNodes(this.snapshot, query, literal, this.oneVenue));
@@ -379,95 +369,10 @@ class HitCounter {
     // Event-level conditions: the entity's events are exactly those that satisfy it.
     const counter = this.counterOf(query);
     let total = 0;
-    for (let k = from; k < to; k++) if (!outside(values[k]!)) total += this.remembered(counter.literal, counter.literalStamp, values[k]!);
+    for (let k = from; k < to; k++) total += this.remembered(counter.literal, counter.literalStamp, values[k]!);
     if (total > 0 || !counter.approximate) return total;
-    for (let k = from; k < to; k++) if (!outside(values[k]!)) total += this.remembered(counter.approximate, counter.approximateStamp, values[k]!);
+    for (let k = from; k < to; k++) total += this.remembered(counter.approximate, counter.approximateStamp, values[k]!);
     return total;
-  }
-
-  /**
-   * The events that have a date in the filter's window (starting before `untilDate`, or a `when`
-   * window's end, and ending after its start: the only events that can have a node under any of the
-   * kinds' queries, which share the window), marked in `seen` with `stamp`; null when the filter's
-   * window has no end, or holds more than a quarter of the dates (then walking it is no shortcut).
-   */
-  private window(): { stamp: number; events: Uint32Array } | null {
-    if (this.windowed !== undefined) return this.windowed;
-    this.windowed = null;
-    const filter = this.request.queries.filter;
-    if (filter.until === null) return null;
-    const { dateOrder, dateStart, dateEnds, dateEvent } = this.snapshot;
-    const until = filter.until.getTime();
-    let dates = 0;
-    for (let high = dateOrder.length; dates < high; ) {
-      const middle = (dates + high) >>> 1;
-      if (dateStart[dateOrder[middle]!]! < until) dates = middle + 1;
-      else high = middle;
-    }
-    if (dates > dateOrder.length / 4) return null;
-    const start = windowStart(filter);
-    const seen = this.scratch.seen;
-    const stamp = stamps(this.scratch, 1);
-    const events: number[] = [];
-    for (let r = 0; r < dates; r++) {
-      const date = dateOrder[r]!;
-      if (!(dateEnds[date]! > start)) continue;
-      const event = dateEvent[date]!;
-      if (seen[event] === stamp) continue;
-      seen[event] = stamp;
-      events.push(event);
-    }
-    // In event order: the walks then read the events' columns in sequence, not at random.
-    this.windowed = { stamp, events: Uint32Array.from(events).sort() };
-    return this.windowed;
-  }
-
-  /**
-   * The literal hits of every candidate at once, from the window's events (see window()), when they
-   * are fewer than `budget` (what walking the candidates' own events would cost); null otherwise. Each
-   * adds its nodes to each candidate it belongs to: under the venue query at that venue alone, under
-   * the other kinds' queries (remembered) for its organizers, categories and tags.
-   */
-  windowHits(candidates: readonly number[], budget: number): Int32Array | null {
-    const window = this.window();
-    if (!window || window.events.length >= budget) return null;
-    const snapshot = this.snapshot;
-    const { dateVenue, eventDateOffsets } = snapshot;
-    const index = snapshot.suggestions;
-    const count = index.catalogueKind.length;
-    const wanted = new Uint8Array(count);
-    for (const c of candidates) wanted[c] = 1;
-    const hits = new Int32Array(count);
-    const lastEvent = new Int32Array(count).fill(-1);
-    const { queries, literal } = this.request;
-    const atVenue = eventNodes(snapshot, queries.venue, literal, this.oneVenue);
-    const venues = index.catalogueOf[SUGGEST_VENUE]!;
-    const lists = [snapshot.eventOrganizers, snapshot.eventCategories, snapshot.eventTags];
-    const counters = [this.counterOf(queries.organizer), this.counterOf(queries.category), this.counterOf(queries.tag)];
-    for (const event of window.events) {
-      for (let d = eventDateOffsets[event]!; d < eventDateOffsets[event + 1]!; d++) {
-        const venue = dateVenue[d]!;
-        const c = venue >= 0 ? venues[venue]! : -1;
-        if (c < 0 || wanted[c] !== 1 || lastEvent[c] === event) continue;
-        lastEvent[c] = event;
-        if (this.baseVenues && this.baseVenues[venue] !== 1) continue;
-        this.oneVenue[venue] = 1;
-        hits[c] = hits[c]! + atVenue(event);
-        this.oneVenue[venue] = 0;
-      }
-      for (let kind = SUGGEST_ORGANIZER; kind <= SUGGEST_TAG; kind++) {
-        const list = lists[kind - SUGGEST_ORGANIZER]!;
-        const counter = counters[kind - SUGGEST_ORGANIZER]!;
-        const ofKind = index.catalogueOf[kind]!;
-        for (let k = list.offsets[event]!; k < list.offsets[event + 1]!; k++) {
-          const c = ofKind[list.values[k]!]!;
-          if (c < 0 || wanted[c] !== 1 || lastEvent[c] === event) continue;
-          lastEvent[c] = event;
-          hits[c] = hits[c]! + this.remembered(counter.literal, counter.literalStamp, event);
-        }
-      }
-    }
-    return hits;
   }
 
   /**
@@ -530,19 +435,11 @@ function suggestionsOf(snapshot: CalendarSnapshot, request: SuggestRequest, coun
     if (most > 0) candidates.push({ c, quality: found[c]! - 1, most, rank: index.catalogueRank[c]! });
   }
   candidates.sort((a, b) => a.quality - b.quality || b.most - a.most || a.rank - b.rank);
-  // A filter with an end (a `when` preset, `untilDate`): one walk of its window's events may cost less than the candidates' own.
-  let budget = 0;
-  for (const candidate of candidates) budget += candidate.most;
-  const counted = counter.windowHits(
-    candidates.map((candidate) => candidate.c),
-    budget,
-  );
   for (const candidate of candidates) {
     const worst = best.worst;
     // Later candidates have a worse quality, or fewer possible hits, or a later label: none can enter.
     if (best.full && worst && !before({ ...candidate, hits: candidate.most, kind: 'VENUE', entity: 0 }, worst)) break;
-    // No literal node: the fallback of `searchTerm` may still count some (hits says).
-    const hits = counted && (counted[candidate.c]! > 0 || !request.approximate) ? counted[candidate.c]! : counter.hits(candidate.c);
+    const hits = counter.hits(candidate.c);
     if (hits > 0) {
       const kind = KIND_NAMES[index.catalogueKind[candidate.c]!]!;
       best.offer({ quality: candidate.quality, hits, rank: candidate.rank, kind, entity: index.catalogueLocal[candidate.c]! });

@@ -12,6 +12,31 @@ export interface SortedLists<T extends Uint32Array | Float64Array> {
   values: T;
 }
 
+/**
+ * Lists per pair of entities: entity x of one kind has the groups [groupOffsets[x], groupOffsets[x + 1]),
+ * group g keyed by an entity of another kind (groupKeys[g], ascending within x) and holding, in each
+ * column of `values`, the run [valueOffsets[g], valueOffsets[g + 1]) ascending (each column sorted on
+ * its own).
+ */
+export interface PairLists {
+  groupOffsets: Uint32Array;
+  groupKeys: Uint32Array;
+  valueOffsets: Uint32Array;
+  values: Float64Array[];
+}
+
+/**
+ * What `entity-closed-form` counts with, for one category, organizer or venue x (event-results.ts):
+ * per organizer and per category y, the last ends of x's events listing y (a venue's: their last ends
+ * at it), ascending; for a category or organizer, per venue slot its promotion intervals (as `slotPrevEnds`
+ * and `slotEnds`, over x's events' dates alone: column 0 P, -Infinity for a first date; column 1 end).
+ */
+export interface EntityPairs {
+  organizers: PairLists;
+  categories: PairLists;
+  slots: PairLists | null;
+}
+
 export interface WalkIndexes {
   /** Per event: the latest end of its dates (ms): it has a date that has not ended at t iff this is after t. */
   eventLastEnd: Float64Array;
@@ -37,6 +62,11 @@ export interface WalkIndexes {
   slotFirstDates: Uint32Array;
   slotPrevEnds: SortedLists<Float64Array>;
   slotEnds: SortedLists<Float64Array>;
+  /** Per venue, the last ends at it of its events (`venueEvents`' members), ascending. */
+  venueLastEnds: SortedLists<Float64Array>;
+  categoryPairs: EntityPairs;
+  organizerPairs: EntityPairs;
+  venuePairs: EntityPairs;
   /** Events with a publishing date, the latest-published first: those unpublished at t are a prefix. */
   publishedLate: Uint32Array;
   /** Per block of 2^RANK_BLOCK_SHIFT positions of `dateOrder`: the latest end among its dates (walks skip ended blocks). */
@@ -76,16 +106,142 @@ export function buildWalkIndexes(source: WalkIndexSource): WalkIndexes {
 
   const categoryEvents = eventsByEntity(source.eventCategories, source.categoryIds.length);
   const organizerEvents = eventsByEntity(source.eventOrganizers, source.organizerIds.length);
+  const venueEvents = eventsByEntity(venuesOfEvents(source), source.venueIds.length);
   return {
     eventLastEnd,
     categoryEvents,
     organizerEvents,
-    venueEvents: eventsByEntity(venuesOfEvents(source), source.venueIds.length),
+    venueEvents,
+    ...entityPairs(source, eventLastEnd, venueEvents),
     categoryLastEnds: lastEndsOf(categoryEvents, eventLastEnd),
     organizerLastEnds: lastEndsOf(organizerEvents, eventLastEnd),
     ...promotionIntervals(source),
     publishedLate,
     rankBlockEnds: rankBlockEnds(source.dateOrder, dateEnds),
+  };
+}
+
+/** An order of `input` stable within equal keys, by ascending key (a counting sort). */
+function countingOrder(keys: Uint32Array, keyCount: number, input: Uint32Array): Uint32Array {
+  const starts = new Uint32Array(keyCount + 1);
+  for (let k = 0; k < input.length; k++) starts[keys[input[k]!]! + 1] = starts[keys[input[k]!]! + 1]! + 1;
+  for (let c = 0; c < keyCount; c++) starts[c + 1] = starts[c + 1]! + starts[c]!;
+  const out = new Uint32Array(input.length);
+  for (let k = 0; k < input.length; k++) out[starts[keys[input[k]!]!]!++] = input[k]!;
+  return out;
+}
+
+/** Pair lists of the entries `emit` gives (called twice: to count, then to fill), with one or two value columns. */
+function pairLists(xCount: number, yCount: number, columns: 1 | 2, emit: (add: (x: number, y: number, a: number, b: number) => void) => void): PairLists {
+  let n = 0;
+  emit(() => n++);
+  const xs = new Uint32Array(n);
+  const ys = new Uint32Array(n);
+  const raw = Array.from({ length: columns }, () => new Float64Array(n));
+  let k = 0;
+  emit((x, y, a, b) => {
+    xs[k] = x;
+    ys[k] = y;
+    raw[0]![k] = a;
+    if (columns === 2) raw[1]![k] = b;
+    k++;
+  });
+  const identity = new Uint32Array(n);
+  for (let i = 0; i < n; i++) identity[i] = i;
+  // By y, then (stably) by x: grouped by (x, y) in ascending y within x.
+  const order = countingOrder(xs, xCount, countingOrder(ys, yCount, identity));
+  const groupOffsets = new Uint32Array(xCount + 1);
+  const groupKeys: number[] = [];
+  const valueOffsets: number[] = [];
+  const values = raw.map(() => new Float64Array(n));
+  for (let r = 0; r < n; r++) {
+    const i = order[r]!;
+    for (let c = 0; c < columns; c++) values[c]![r] = raw[c]![i]!;
+    if (r > 0 && xs[i] === xs[order[r - 1]!] && ys[i] === ys[order[r - 1]!]) continue;
+    groupKeys.push(ys[i]!);
+    valueOffsets.push(r);
+    groupOffsets[xs[i]! + 1] = groupOffsets[xs[i]! + 1]! + 1;
+  }
+  valueOffsets.push(n);
+  for (let x = 0; x < xCount; x++) groupOffsets[x + 1] = groupOffsets[x + 1]! + groupOffsets[x]!;
+  for (let g = 0; g + 1 < valueOffsets.length; g++) for (const column of values) column.subarray(valueOffsets[g], valueOffsets[g + 1]).sort();
+  return { groupOffsets, groupKeys: Uint32Array.from(groupKeys), valueOffsets: Uint32Array.from(valueOffsets), values };
+}
+
+/** The pair lists of categories, organizers and venues (see EntityPairs), and each venue's last ends at it. */
+function entityPairs(
+  source: WalkIndexSource,
+  eventLastEnd: Float64Array,
+  venueEvents: SortedLists<Uint32Array>,
+): Pick<WalkIndexes, 'categoryPairs' | 'organizerPairs' | 'venuePairs' | 'venueLastEnds'> {
+  const { eventDateOffsets, dateEnds, dateVenue, eventCategories, eventOrganizers } = source;
+  const events = eventDateOffsets.length - 1;
+  const venues = source.venueIds.length;
+  const categories = source.categoryIds.length;
+  const organizers = source.organizerIds.length;
+  const slots = venues + 1;
+  const each = (lists: SortedLists<Uint32Array>, e: number, visit: (member: number) => void) => {
+    for (let k = lists.offsets[e]!; k < lists.offsets[e + 1]!; k++) visit(lists.values[k]!);
+  };
+  // Per event, per distinct venue of its dates, its last end there (venues in order of first date there).
+  const venueOffsets = new Uint32Array(events + 1);
+  const venueOf: number[] = [];
+  const lastAt: number[] = [];
+  const slotAt = new Int32Array(venues).fill(-1);
+  for (let e = 0; e < events; e++) {
+    const first = venueOf.length;
+    for (let i = eventDateOffsets[e]!; i < eventDateOffsets[e + 1]!; i++) {
+      const v = dateVenue[i]!;
+      if (v < 0) continue;
+      if (slotAt[v]! < first || venueOf[slotAt[v]!] !== v) {
+        slotAt[v] = venueOf.length;
+        venueOf.push(v);
+        lastAt.push(dateEnds[i]!);
+      } else if (dateEnds[i]! > lastAt[slotAt[v]!]!) lastAt[slotAt[v]!] = dateEnds[i]!;
+    }
+    venueOffsets[e + 1] = venueOf.length;
+  }
+  const eventVenues = (e: number, visit: (venue: number, lastEnd: number) => void) => {
+    for (let k = venueOffsets[e]!; k < venueOffsets[e + 1]!; k++) visit(venueOf[k]!, lastAt[k]!);
+  };
+  // The promotable dates (P < end), as in promotionIntervals.
+  const promotable = (e: number, visit: (slot: number, prev: number, end: number) => void) => {
+    let latest = Number.NEGATIVE_INFINITY;
+    for (let i = eventDateOffsets[e]!; i < eventDateOffsets[e + 1]!; i++) {
+      if (latest < dateEnds[i]!) visit(dateVenue[i]! < 0 ? slots - 1 : dateVenue[i]!, latest, dateEnds[i]!);
+      if (dateEnds[i]! > latest) latest = dateEnds[i]!;
+    }
+  };
+  const byEvent = (xs: SortedLists<Uint32Array>, ys: SortedLists<Uint32Array>) => (add: (x: number, y: number, a: number, b: number) => void) => {
+    for (let e = 0; e < events; e++) each(xs, e, (x) => each(ys, e, (y) => add(x, y, eventLastEnd[e]!, 0)));
+  };
+  const slotsOf = (xs: SortedLists<Uint32Array>) => (add: (x: number, y: number, a: number, b: number) => void) => {
+    for (let e = 0; e < events; e++) promotable(e, (slot, prev, end) => each(xs, e, (x) => add(x, slot, prev, end)));
+  };
+  const atVenues = (ys: SortedLists<Uint32Array>) => (add: (x: number, y: number, a: number, b: number) => void) => {
+    for (let e = 0; e < events; e++) eventVenues(e, (v, last) => each(ys, e, (y) => add(v, y, last, 0)));
+  };
+  const venueLastEnds = new Float64Array(venueEvents.values.length);
+  const next = venueEvents.offsets.slice(0, venues);
+  for (let e = 0; e < events; e++) eventVenues(e, (v, last) => (venueLastEnds[next[v]!++] = last));
+  for (let v = 0; v < venues; v++) venueLastEnds.subarray(venueEvents.offsets[v], venueEvents.offsets[v + 1]).sort();
+  return {
+    venueLastEnds: { offsets: venueEvents.offsets, values: venueLastEnds },
+    categoryPairs: {
+      organizers: pairLists(categories, organizers, 1, byEvent(eventCategories, eventOrganizers)),
+      categories: pairLists(categories, categories, 1, byEvent(eventCategories, eventCategories)),
+      slots: pairLists(categories, slots, 2, slotsOf(eventCategories)),
+    },
+    organizerPairs: {
+      organizers: pairLists(organizers, organizers, 1, byEvent(eventOrganizers, eventOrganizers)),
+      categories: pairLists(organizers, categories, 1, byEvent(eventOrganizers, eventCategories)),
+      slots: pairLists(organizers, slots, 2, slotsOf(eventOrganizers)),
+    },
+    venuePairs: {
+      organizers: pairLists(venues, organizers, 1, atVenues(eventOrganizers)),
+      categories: pairLists(venues, categories, 1, atVenues(eventCategories)),
+      slots: null,
+    },
   };
 }
 
@@ -202,7 +358,14 @@ export function walkIndexBytes(indexes: WalkIndexes): number {
   const buffers = new Set<ArrayBufferLike>();
   for (const value of Object.values(indexes) as unknown[]) {
     if (ArrayBuffer.isView(value)) buffers.add(value.buffer);
-    else if (value && typeof value === 'object' && 'offsets' in value && 'values' in value) {
+    else if (value && typeof value === 'object' && 'categories' in value && 'organizers' in value) {
+      const pairs = value as EntityPairs;
+      for (const lists of [pairs.organizers, pairs.categories, pairs.slots]) {
+        if (!lists) continue;
+        buffers.add(lists.groupOffsets.buffer).add(lists.groupKeys.buffer).add(lists.valueOffsets.buffer);
+        for (const column of lists.values) buffers.add(column.buffer);
+      }
+    } else if (value && typeof value === 'object' && 'offsets' in value && 'values' in value) {
       const lists = value as SortedLists<Uint32Array | Float64Array>;
       buffers.add(lists.offsets.buffer).add(lists.values.buffer);
     }

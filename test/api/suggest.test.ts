@@ -211,6 +211,11 @@ const FILTERS: Filter[] = [
   {},
   { fromDate: '2026-04-10 00:00:00+02:00' },
   { when: 'THIS_WEEKEND' },
+  // Windows with an end: each entity's events counted from those whose first date starts before it.
+  { when: 'TODAY' },
+  { when: 'NEXT_7_DAYS', categories: ['CONCERT'] },
+  { fromDate: '2026-04-02 00:00:00+02:00', untilDate: '2026-04-06 00:00:00+02:00' },
+  { when: 'THIS_MONTH', fromStartDate: '2026-03-20 00:00:00+01:00', cancelledNotIncluded: true },
   { categories: ['CONCERT'] },
   { venueSlug: 'grieghallen', organizers: ['oslo-jazzforum', 'bergen-filharmoniske'] },
   { groupRepetitionsByDay: true, untilDate: '2026-05-01 00:00:00+02:00' },

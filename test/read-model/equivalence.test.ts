@@ -208,14 +208,17 @@ describe(`read model (${databaseLabel}): every planned strategy gives the full w
     const titleWords = [...new Set((calendar.events ?? []).flatMap((e) => searchWords(e.title_nb ?? '')).filter((w) => w.length >= 3))];
     const allFacets: FacetKind[] = ['venues', 'organizers', 'categories'];
 
+    // Dates without an end time (counted for three hours from their start), for the three-hour rule under one category.
+    const noEnd = Array.from(snapshot.dateFlags.keys()).filter((d) => (snapshot.dateFlags[d]! & DATE_NO_END) !== 0);
+
     /** What each strategy met: answers with nodes, and the rules the cases must have exercised. */
     const seen = new Map<WalkStrategy, { cases: number; nonEmpty: number; grouped: number; words: number; promoted: number; promotedAcrossVenues: number; threeHours: number; unpublished: number }>();
-    for (let round = 0; round < 1600; round++) {
+    for (let round = 0; round < 1900; round++) {
       // Mostly within the first weeks (events unpublished at now exist then); hours and minutes vary.
       const now = new Date(TODAY.getTime() + random.int(0, random.chance(0.5) ? 24 * 3 : 24 * 40) * 3_600_000 + random.int(0, 59) * 60_000);
       const filter: Filter = {};
       // Each round leans to one kind of condition, so every strategy is drawn often.
-      const lean = random.pick(['plain', 'window', 'venue', 'entity', 'other'] as const);
+      const lean = random.pick(['plain', 'window', 'venue', 'entity', 'single', 'other'] as const);
       if (lean !== 'window' && random.chance(0.6)) filter.fromDate = new Date(now.getTime() + random.int(-5 * 24, 60 * 24) * 3_600_000 + random.pick([0, -90, -150, -170]) * 60_000).toISOString();
       if (lean === 'window') {
         if (random.chance(0.6)) filter.when = random.pick(presets);
@@ -238,7 +241,25 @@ describe(`read model (${databaseLabel}): every planned strategy gives the full w
         else filter.organizers = random.some(organizerSlugs, 2);
         if (random.chance(0.2)) filter.organizerSlug = random.pick(organizerSlugs);
       }
-      if (lean !== 'plain') {
+      if (lean === 'single') {
+        // One category, organizer or venue, nothing else (but fromDate): `entity-closed-form`.
+        const which = random.pick(['category', 'organizer', 'venue'] as const);
+        const started = noEnd.filter((d) => snapshot.dateStart[d]! > now.getTime());
+        const open = started.length > 0 && random.chance(0.3) ? random.pick(started) : -1;
+        const { offsets, values } = snapshot.eventCategories;
+        const event = open >= 0 ? snapshot.dateEvent[open]! : -1;
+        if (open >= 0 && offsets[event + 1]! > offsets[event]! && snapshot.categoryListed[values[offsets[event]!]!] === 1) {
+          // From within its first three hours: started before the lower bound, not ended at it.
+          filter.fromDate = new Date(snapshot.dateStart[open]! + random.int(10, 170) * 60_000).toISOString();
+          filter.categories = [snapshot.categoryIds[values[offsets[event]!]!]!];
+        } else if (which === 'category') filter.categories = [random.pick(categoryIds)];
+        else if (which === 'organizer') {
+          if (random.chance(0.5)) filter.organizers = [random.pick(organizerSlugs)];
+          else filter.organizerSlug = random.pick(organizerSlugs);
+        } else if (random.chance(0.5)) filter.venues = [random.pick(venueSlugs)];
+        else filter.venueSlug = random.pick(venueSlugs);
+      }
+      if (lean !== 'plain' && lean !== 'single') {
         if (random.chance(0.15)) filter.notCategories = random.some(categoryIds, 2);
         if (random.chance(0.1)) filter.tag = random.pick(tags);
         if (random.chance(0.1)) filter.mode = random.pick(['online', 'offline']);
@@ -291,15 +312,19 @@ describe(`read model (${databaseLabel}): every planned strategy gives the full w
         // The three-hour rule: a date without an end time, started before the lower bound, still counts.
         if ((snapshot.dateFlags[date]! & DATE_NO_END) !== 0 && snapshot.dateStart[date]! < from) tally.threeHours++;
       }
-      if (plan.strategy === 'closed-form' && plan.unpublished > 0) tally.unpublished++;
+      if ((plan.strategy === 'closed-form' || plan.strategy === 'entity-closed-form') && plan.unpublished > 0) tally.unpublished++;
     }
     const summary = Object.fromEntries(seen);
-    for (const strategy of ['closed-form', 'in-order', 'venue-runs', 'event-runs', 'full-walk'] as const) {
+    for (const strategy of ['closed-form', 'entity-closed-form', 'in-order', 'venue-runs', 'event-runs', 'full-walk'] as const) {
       expect(summary[strategy]?.nonEmpty ?? 0, `${strategy}: ${JSON.stringify(summary)}`).toBeGreaterThan(40);
     }
     // The subtle rules met by the strategies that do not visit every event.
     expect(summary['closed-form']!.threeHours, JSON.stringify(summary)).toBeGreaterThan(0);
     expect(summary['closed-form']!.unpublished, JSON.stringify(summary)).toBeGreaterThan(10);
+    expect(summary['entity-closed-form']!.threeHours, JSON.stringify(summary)).toBeGreaterThan(0);
+    expect(summary['entity-closed-form']!.unpublished, JSON.stringify(summary)).toBeGreaterThan(10);
+    // Under a venue condition the node is the first date at the venue, not the event's first one.
+    expect(summary['entity-closed-form']!.promotedAcrossVenues, JSON.stringify(summary)).toBeGreaterThan(3);
     expect(summary['in-order']!.threeHours, JSON.stringify(summary)).toBeGreaterThan(0);
     for (const strategy of ['in-order', 'venue-runs', 'event-runs'] as const) {
       expect(summary[strategy]!.grouped, `${strategy} grouped: ${JSON.stringify(summary)}`).toBeGreaterThan(3);
