@@ -5,6 +5,7 @@ import { createThrowawayPostgres, freePort, throwawayPostgresUnavailable, type T
 import { logLines, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { scrape } from '../support/prometheus-metrics.js';
 import { runCalendar } from './calendar-process.js';
+import { SERVE_V8_FLAGS, semiSpaceCapMb } from '../../src/cli/serve-v8-flags.js';
 
 const EMBEDDED = { PORT: '0', HOST: '127.0.0.1', CALENDAR_DATA_DIR: 'memory://', DEMO_EVENTS: '20', LOG_LEVEL: 'silent' };
 
@@ -127,7 +128,9 @@ describe.skipIf(unavailable)('calendar serve with WORKERS=2 (processes, on Postg
     expect(new Set(started.map((line) => line['pid'])).size).toBe(2);
     // The primary was started without V8 flags (node bin/calendar.js serve): it gives its workers serve's own,
     // so none of them warns.
-    expect(started.map((line) => line['semiSpaceCapMb'])).toEqual([8, 8]);
+    const cap = semiSpaceCapMb(SERVE_V8_FLAGS, '');
+    expect(cap).not.toBeNull();
+    expect(started.map((line) => line['semiSpaceCapMb'])).toEqual([cap, cap]);
     expect(started.map((line) => line['allocationSitePretenuring'])).toEqual([false, false]);
     expect(logLines(service.stderr(), 'started without the V8 flags')).toEqual([]);
 
