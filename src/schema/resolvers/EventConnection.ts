@@ -7,10 +7,10 @@ import type { CategoryRow, OrganizerRow, VenueRow } from '../../db/database.js';
  * first). Read from the catalogue itself, not through the loaders: it is in memory, and a DataLoader
  * would make a promise and a cache entry per facet entry (a tenth of what a cold page allocated).
  */
-async function withRecords<T>(counts: FacetCount[] | undefined, records: Promise<ReadonlyMap<string, T>>) {
+async function withRecords<T>(counts: FacetCount[] | undefined, records: () => Promise<ReadonlyMap<string, T>>) {
   const list = counts ?? [];
   if (list.length === 0) return [];
-  const byId = await records;
+  const byId = await records();
   const joined: (T & { hits: number })[] = [];
   for (const f of list) {
     const record = byId.get(f.id);
@@ -26,7 +26,7 @@ export const EventConnection: EventConnectionResolvers = {
   // "True when page + 1 has content."
   hasMore: (c) => c.hasMore,
   pageInfo: (c) => ({ currentPage: c.page, pageSize: c.pageSize, totalPages: Math.ceil((c.totalCount ?? 0) / c.pageSize) }),
-  venues: (c, _a, ctx) => withRecords<VenueRow>(c.facets.venues, ctx.calendar.catalogue().then((catalogue) => catalogue.venues)),
-  organizers: (c, _a, ctx) => withRecords<OrganizerRow>(c.facets.organizers, ctx.calendar.catalogue().then((catalogue) => catalogue.organizers)),
-  categories: (c, _a, ctx) => withRecords<CategoryRow>(c.facets.categories, ctx.calendar.catalogue().then((catalogue) => catalogue.categoriesById)),
+  venues: (c, _a, ctx) => withRecords<VenueRow>(c.facets.venues, () => ctx.calendar.catalogue().then((catalogue) => catalogue.venues)),
+  organizers: (c, _a, ctx) => withRecords<OrganizerRow>(c.facets.organizers, () => ctx.calendar.catalogue().then((catalogue) => catalogue.organizers)),
+  categories: (c, _a, ctx) => withRecords<CategoryRow>(c.facets.categories, () => ctx.calendar.catalogue().then((catalogue) => catalogue.categoriesById)),
 };
