@@ -66,7 +66,6 @@ export interface EventQuery {
   validUntil: Date | null;
 }
 
-/** `detail` says in words what is wrong, where the names alone would not tell a developer. */
 /**
  * Whether each field of a query is absent as a condition: the window's start (`now`, `from`) never is
  * one, and `when` is its window (`from`, `until`). Typed over every field of EventQuery, so a new
@@ -104,6 +103,7 @@ export function onlyConditions(q: EventQuery, allowed: readonly (keyof EventQuer
   return ABSENT_FIELDS.every(([field, absent]) => allowed.includes(field) || absent(q));
 }
 
+/** `detail` says in words what is wrong, where the names alone would not tell a developer. */
 export type EventQueryResult = { ok: true; query: EventQuery } | { ok: false; invalidArgs: string[]; detail?: string };
 
 function cleanList(list: ReadonlyArray<string | null | undefined> | null | undefined): string[] | null {

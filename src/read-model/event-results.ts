@@ -658,14 +658,11 @@ export function planWalk(snapshot: CalendarSnapshot, request: ResultRequest): Wa
   const venues = allowedVenues(snapshot, q);
   const dateLevel =
     venues != null || q.until != null || q.fromStart != null || q.hoursRange != null || q.cancelledNotIncluded || q.soldOutNotIncluded || request.words.length > 0;
-  if (!eventLevel && !dateLevel && !q.groupByDay && (request.page + 1) * request.pageSize < CLOSED_FORM_MOST_NODES) {
-    const unpublished = unpublishedAt(snapshot, q.now.getTime());
-    if (unpublished <= Math.max(CLOSED_FORM_MOST_UNPUBLISHED, snapshot.eventIds.length >> 4)) return { strategy: 'closed-form', unpublished };
-  }
-  const single = (request.page + 1) * request.pageSize < CLOSED_FORM_MOST_NODES ? singleEntity(snapshot, request) : null;
-  if (single) {
-    const unpublished = unpublishedAt(snapshot, q.now.getTime());
-    if (unpublished <= Math.max(CLOSED_FORM_MOST_UNPUBLISHED, snapshot.eventIds.length >> 4)) return { strategy: 'entity-closed-form', ...single, unpublished };
+  const unpublished = closedFormUnpublished(snapshot, request);
+  if (unpublished !== null) {
+    if (!eventLevel && !dateLevel && !q.groupByDay) return { strategy: 'closed-form', unpublished };
+    const single = singleEntity(snapshot, request);
+    if (single) return { strategy: 'entity-closed-form', ...single, unpublished };
   }
 
   let plan: WalkPlan = { strategy: 'full-walk' };
@@ -691,6 +688,17 @@ export function planWalk(snapshot: CalendarSnapshot, request: ResultRequest): Wa
 }
 
 /** How many events are unpublished at `now` (a prefix of `publishedLate`). */
+/**
+ * Whether the closed forms may answer, as far as the page and publishing go: the page within the first
+ * CLOSED_FORM_MOST_NODES nodes, and few enough events unpublished at now to take out one by one (their
+ * number, then); null otherwise.
+ */
+function closedFormUnpublished(snapshot: CalendarSnapshot, request: ResultRequest): number | null {
+  if ((request.page + 1) * request.pageSize >= CLOSED_FORM_MOST_NODES) return null;
+  const unpublished = unpublishedAt(snapshot, request.query.now.getTime());
+  return unpublished <= Math.max(CLOSED_FORM_MOST_UNPUBLISHED, snapshot.eventIds.length >> 4) ? unpublished : null;
+}
+
 function unpublishedAt(snapshot: CalendarSnapshot, now: number): number {
   const { publishedLate } = snapshot.walk;
   const publishing = snapshot.eventPublishing;

@@ -201,8 +201,8 @@ function windowStart(query: EventQuery): number {
  * search words of the phase `events` would use for that query, plus the entity's condition. Only the
  * entity's events whose last date ends after the window's start are walked (the rest cannot have a
  * node), or, in a window with an end (`untilDate`, a `when` preset), those whose first date starts
- * before it when they are fewer (a weekend's events, not every upcoming one), and an event's nodes under a query are remembered for the request (a category and a tag
- * share most events).
+ * before it when they are fewer (a weekend's events, not every upcoming one); an event's nodes under a
+ * query are remembered for the request (a category and a tag share most events).
  *
  * Under a query with no condition but its window's start (no filter, or `fromDate` alone: what a
  * typeahead mostly asks), a node is "published, and a date ends after the start": the entity's count
