@@ -10,7 +10,7 @@ import {
   type CalendarSnapshot,
 } from './calendar-snapshot.js';
 import type { WordMatch } from './search-matches.js';
-import { countAtMost, RANK_BLOCK_SHIFT, type PairLists, type SortedLists } from './walk-indexes.js';
+import { countAtMost, RANK_BLOCK_SHIFT, unpublishedCountIndexes, type CountIndexes, type PairLists, type SortedLists } from './walk-indexes.js';
 
 export type FacetKind = 'venues' | 'organizers' | 'categories';
 
@@ -601,7 +601,7 @@ const RUN_COST = 4;
 const IN_ORDER_COST = 2;
 /** The closed form's page is walked in listing order: deep pages take the full walk. */
 const CLOSED_FORM_MOST_NODES = 5000;
-/** Events unpublished at the request's now are subtracted one by one from the closed form's counts. */
+/** The closed forms take the events unpublished at now off with count indexes of their own: at most this many (or a sixteenth of all events), so those stay small. */
 const CLOSED_FORM_MOST_UNPUBLISHED = 1000;
 
 /** `entity-closed-form`'s plan: the one entity the filter names, and how many events are unpublished at now. */
@@ -687,11 +687,10 @@ export function planWalk(snapshot: CalendarSnapshot, request: ResultRequest): Wa
   return plan;
 }
 
-/** How many events are unpublished at `now` (a prefix of `publishedLate`). */
 /**
  * Whether the closed forms may answer, as far as the page and publishing go: the page within the first
- * CLOSED_FORM_MOST_NODES nodes, and few enough events unpublished at now to take out one by one (their
- * number, then); null otherwise.
+ * CLOSED_FORM_MOST_NODES nodes, and few enough events unpublished at now that count indexes of their own
+ * stay small (their number, then: a prefix of `publishedLate`); null otherwise.
  */
 function closedFormUnpublished(snapshot: CalendarSnapshot, request: ResultRequest): number | null {
   if ((request.page + 1) * request.pageSize >= CLOSED_FORM_MOST_NODES) return null;
@@ -884,13 +883,23 @@ function inOrder(snapshot: CalendarSnapshot, request: ResultRequest, ranks: Rank
  * `closed-form`: with no condition but "not ended at t" (t the later of fromDate and now), an event has
  * one node iff its last end is after t, at the venue of its first date that ends after t. Per venue
  * (walk-indexes.ts, promotion intervals), organizer and category, that is a count over a sorted column;
- * the events unpublished at now (few: a prefix of `publishedLate`) are then taken out one by one.
+ * the events unpublished at now are counted the same way over their own indexes and taken off.
  */
 function closedForm(snapshot: CalendarSnapshot, request: ResultRequest, unpublished: number): ResultPage {
-  const { query: q, page, pageSize } = request;
-  const t = lowerBound(q);
-  const { slotFirstDates, slotPrevEnds, slotEnds, organizerLastEnds, categoryLastEnds, eventLastEnd, publishedLate } = snapshot.walk;
+  const { page, pageSize } = request;
+  const t = lowerBound(request.query);
   const hits = new FacetHits(snapshot, request.facets);
+  let count = addClosedCounts(snapshot, snapshot.walk, t, hits, 1);
+  if (unpublished > 0) count -= addClosedCounts(snapshot, unpublishedCountIndexes(snapshot, snapshot.walk, unpublished), t, hits, -1);
+  // The page: the first nodes in listing order (the total is known, so the walk stops after the page).
+  const lastNode = (page + 1) * pageSize;
+  const { nodes } = nodesInOrder(snapshot, request, new RankWindow(snapshot, 0, snapshot.dateCount, t), lastNode, null);
+  return { nodes, hasMore: count > lastNode, totalCount: count, facets: hits.ranked() };
+}
+
+/** The closed form's nodes at t of the events `indexes` covers: returns their number, adds `sign` times each facet's count into `hits`. */
+function addClosedCounts(snapshot: CalendarSnapshot, indexes: CountIndexes, t: number, hits: FacetHits, sign: 1 | -1): number {
+  const { slotFirstDates, slotPrevEnds, slotEnds, organizerLastEnds, categoryLastEnds } = indexes;
   let count = 0;
   for (let s = 0; s < slotFirstDates.length; s++) {
     const nodes =
@@ -899,50 +908,30 @@ function closedForm(snapshot: CalendarSnapshot, request: ResultRequest, unpublis
       countAtMost(slotEnds.values, slotEnds.offsets[s]!, slotEnds.offsets[s + 1]!, t);
     count += nodes;
     // The last slot holds the dates without a venue.
-    if (hits.venues && s < hits.venues.length) hits.venues[s] = nodes;
+    if (hits.venues && s < hits.venues.length) hits.venues[s] = hits.venues[s]! + sign * nodes;
   }
-  const endingAfter = ({ offsets, values }: SortedLists<Float64Array>, entity: number) =>
-    offsets[entity + 1]! - offsets[entity]! - countAtMost(values, offsets[entity]!, offsets[entity + 1]!, t);
-  if (hits.organizers) for (let o = 0; o < hits.organizers.length; o++) hits.organizers[o] = endingAfter(organizerLastEnds, o);
+  if (hits.organizers) for (let o = 0; o < hits.organizers.length; o++) hits.organizers[o] = hits.organizers[o]! + sign * endingAfter(organizerLastEnds, o, t);
   if (hits.categories) {
     const listed = snapshot.categoryListed;
-    for (let c = 0; c < hits.categories.length; c++) if (listed[c] === 1) hits.categories[c] = endingAfter(categoryLastEnds, c);
+    for (let c = 0; c < hits.categories.length; c++) if (listed[c] === 1) hits.categories[c] = hits.categories[c]! + sign * endingAfter(categoryLastEnds, c, t);
   }
-  const { eventDateOffsets, dateEnds, dateVenue } = snapshot;
-  for (let k = 0; k < unpublished; k++) {
-    const event = publishedLate[k]!;
-    if (!(eventLastEnd[event]! > t)) continue;
-    count--;
-    hits.add(event, -1, -1);
-    if (hits.venues) {
-      let date = eventDateOffsets[event]!;
-      while (!(dateEnds[date]! > t)) date++;
-      const venue = dateVenue[date]!;
-      if (venue >= 0) hits.venues[venue] = hits.venues[venue]! - 1;
-    }
-  }
-  // The page: the first nodes in listing order (the total is known, so the walk stops after the page).
-  const lastNode = (page + 1) * pageSize;
-  const { nodes } = nodesInOrder(snapshot, request, new RankWindow(snapshot, 0, snapshot.dateCount, t), lastNode, null);
-  return { nodes, hasMore: count > lastNode, totalCount: count, facets: hits.ranked() };
+  return count;
 }
 
+/** How many of the entity's values (last ends) are after t. */
+function endingAfter({ offsets, values }: SortedLists<Float64Array>, entity: number, t: number): number {
+  return offsets[entity + 1]! - offsets[entity]! - countAtMost(values, offsets[entity]!, offsets[entity + 1]!, t);
+}
 
-/** How many values of each group of x are after t (groups keyed by an entity y), added into `hits[y]` where `wanted(y)`. */
-function addEndingAfter(lists: PairLists, x: number, t: number, hits: Uint32Array, wanted: (y: number) => boolean): void {
+/** How many values of each group of x are after t (groups keyed by an entity y), added `sign` times into `hits[y]` where `wanted(y)`. */
+function addEndingAfter(lists: PairLists, x: number, t: number, hits: Uint32Array, sign: 1 | -1, wanted: (y: number) => boolean): void {
   const { groupOffsets, groupKeys, valueOffsets, values } = lists;
   const ends = values[0]!;
   for (let g = groupOffsets[x]!; g < groupOffsets[x + 1]!; g++) {
     const y = groupKeys[g]!;
     if (!wanted(y)) continue;
-    hits[y] = hits[y]! + valueOffsets[g + 1]! - valueOffsets[g]! - countAtMost(ends, valueOffsets[g]!, valueOffsets[g + 1]!, t);
+    hits[y] = hits[y]! + sign * (valueOffsets[g + 1]! - valueOffsets[g]! - countAtMost(ends, valueOffsets[g]!, valueOffsets[g + 1]!, t));
   }
-}
-
-/** Whether the event lists the entity (the lists hold each at most once per event). */
-function lists({ offsets, values }: SortedLists<Uint32Array>, event: number, entity: number): boolean {
-  for (let k = offsets[event]!; k < offsets[event + 1]!; k++) if (values[k] === entity) return true;
-  return false;
 }
 
 /**
@@ -952,59 +941,51 @@ function lists({ offsets, values }: SortedLists<Uint32Array>, event: number, ent
  * search), a facet's count for y the same over x's events that list y (`EntityPairs`), and the venue
  * facet the promotion intervals of x's events' dates per slot. For a venue v, the node is the event's
  * first date at v not ended at t: an event has one iff its last end at v is after t; the venue facet is
- * v's total. The events unpublished at now are then taken out one by one, as in the closed form.
+ * v's total. The events unpublished at now are counted the same way over their own indexes and taken off.
  */
 function entityClosedForm(snapshot: CalendarSnapshot, request: ResultRequest, plan: EntityClosedFormPlan): ResultPage {
-  const { query: q, page, pageSize } = request;
-  const t = lowerBound(q);
+  const { page, pageSize } = request;
+  const t = lowerBound(request.query);
   const { kind, entity, unpublished } = plan;
   const walk = snapshot.walk;
-  const lastEnds = kind === 'category' ? walk.categoryLastEnds : kind === 'organizer' ? walk.organizerLastEnds : walk.venueLastEnds;
-  const pairs = kind === 'category' ? walk.categoryPairs : kind === 'organizer' ? walk.organizerPairs : walk.venuePairs;
-  const from = lastEnds.offsets[entity]!;
-  const to = lastEnds.offsets[entity + 1]!;
-  let count = to - from - countAtMost(lastEnds.values, from, to, t);
   const hits = new FacetHits(snapshot, request.facets);
-  if (hits.organizers) addEndingAfter(pairs.organizers, entity, t, hits.organizers, () => true);
-  const listed = snapshot.categoryListed;
-  if (hits.categories) addEndingAfter(pairs.categories, entity, t, hits.categories, (c) => listed[c] === 1);
-  if (hits.venues) {
-    if (pairs.slots) {
-      const { groupOffsets, groupKeys, valueOffsets, values } = pairs.slots;
-      for (let g = groupOffsets[entity]!; g < groupOffsets[entity + 1]!; g++) {
-        const slot = groupKeys[g]!;
-        // The last slot holds the dates without a venue.
-        if (slot >= hits.venues.length) continue;
-        hits.venues[slot] = countAtMost(values[0]!, valueOffsets[g]!, valueOffsets[g + 1]!, t) - countAtMost(values[1]!, valueOffsets[g]!, valueOffsets[g + 1]!, t);
-      }
-    } else hits.venues[entity] = count;
-  }
-  const { eventDateOffsets, dateEnds, dateVenue, eventCategories, eventOrganizers } = snapshot;
-  const { publishedLate, eventLastEnd } = walk;
-  for (let k = 0; k < unpublished; k++) {
-    const event = publishedLate[k]!;
-    // Its node, if it would have one: the first date (at the venue, for a venue) not ended at t.
-    let node = -1;
-    if (kind === 'venue') {
-      for (let i = eventDateOffsets[event]!; i < eventDateOffsets[event + 1]! && node < 0; i++) if (dateVenue[i] === entity && dateEnds[i]! > t) node = i;
-    } else if (lists(kind === 'category' ? eventCategories : eventOrganizers, event, entity) && eventLastEnd[event]! > t) {
-      node = eventDateOffsets[event]!;
-      while (!(dateEnds[node]! > t)) node++;
-    }
-    if (node < 0) continue;
-    count--;
-    hits.add(event, -1, -1);
-    const venue = dateVenue[node]!;
-    if (hits.venues && venue >= 0) hits.venues[venue] = hits.venues[venue]! - 1;
-  }
+  let count = addEntityCounts(snapshot, walk, plan, t, hits, 1);
+  if (unpublished > 0) count -= addEntityCounts(snapshot, unpublishedCountIndexes(snapshot, walk, unpublished), plan, t, hits, -1);
+  if (hits.venues && kind === 'venue') hits.venues[entity] = count;
   // The page: the first nodes, from the entity's events (its posting list, each judged as the full walk
   // judges it) or from the dates in listing order (every condition tested per date), whichever reads less.
   const lastNode = (page + 1) * pageSize;
-  const run = (kind === 'category' ? walk.categoryEvents : kind === 'organizer' ? walk.organizerEvents : walk.venueEvents).values.subarray(from, to);
+  const events = kind === 'category' ? walk.categoryEvents : kind === 'organizer' ? walk.organizerEvents : walk.venueEvents;
+  const run = events.values.subarray(events.offsets[entity], events.offsets[entity + 1]);
   const inOrderDates = count > 0 ? Math.min(snapshot.dateCount, ((lastNode + 1) * snapshot.dateCount) / count) : snapshot.dateCount;
   const nodes =
     kind !== 'venue' && run.length * RUN_COST < inOrderDates * IN_ORDER_COST
       ? everyNode(snapshot, { ...request, page: 0, pageSize: lastNode, facets: [] }, [run]).nodes.slice(page * pageSize)
       : firstNodes(snapshot, request).nodes;
   return { nodes, hasMore: count > lastNode, totalCount: count, facets: hits.ranked() };
+}
+
+/**
+ * The entity closed form's nodes at t of the events `indexes` covers: returns their number under the
+ * plan's entity, adds `sign` times each facet's count into `hits` (a venue's own facet entry, its total,
+ * is the caller's).
+ */
+function addEntityCounts(snapshot: CalendarSnapshot, indexes: CountIndexes, plan: EntityClosedFormPlan, t: number, hits: FacetHits, sign: 1 | -1): number {
+  const { kind, entity } = plan;
+  const lastEnds = kind === 'category' ? indexes.categoryLastEnds : kind === 'organizer' ? indexes.organizerLastEnds : indexes.venueLastEnds;
+  const pairs = kind === 'category' ? indexes.categoryPairs : kind === 'organizer' ? indexes.organizerPairs : indexes.venuePairs;
+  if (hits.organizers) addEndingAfter(pairs.organizers, entity, t, hits.organizers, sign, () => true);
+  const listed = snapshot.categoryListed;
+  if (hits.categories) addEndingAfter(pairs.categories, entity, t, hits.categories, sign, (c) => listed[c] === 1);
+  if (hits.venues && pairs.slots) {
+    const { groupOffsets, groupKeys, valueOffsets, values } = pairs.slots;
+    for (let g = groupOffsets[entity]!; g < groupOffsets[entity + 1]!; g++) {
+      const slot = groupKeys[g]!;
+      // The last slot holds the dates without a venue.
+      if (slot >= hits.venues.length) continue;
+      const nodes = countAtMost(values[0]!, valueOffsets[g]!, valueOffsets[g + 1]!, t) - countAtMost(values[1]!, valueOffsets[g]!, valueOffsets[g + 1]!, t);
+      hits.venues[slot] = hits.venues[slot]! + sign * nodes;
+    }
+  }
+  return endingAfter(lastEnds, entity, t);
 }

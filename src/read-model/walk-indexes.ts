@@ -37,7 +37,11 @@ export interface EntityPairs {
   slots: PairLists | null;
 }
 
-export interface WalkIndexes {
+/**
+ * What the closed forms count with (event-results.ts): built over every event for the snapshot, and over
+ * the events unpublished at now alone (`unpublishedCountIndexes`), whose counts are then taken off.
+ */
+export interface CountIndexes {
   /** Per event: the latest end of its dates (ms): it has a date that has not ended at t iff this is after t. */
   eventLastEnd: Float64Array;
   /**
@@ -67,43 +71,55 @@ export interface WalkIndexes {
   categoryPairs: EntityPairs;
   organizerPairs: EntityPairs;
   venuePairs: EntityPairs;
+}
+
+export interface WalkIndexes extends CountIndexes {
   /** Events with a publishing date, the latest-published first: those unpublished at t are a prefix. */
   publishedLate: Uint32Array;
   /** Per block of 2^RANK_BLOCK_SHIFT positions of `dateOrder`: the latest end among its dates (walks skip ended blocks). */
   rankBlockEnds: Float64Array;
 }
 
-/** The snapshot columns the indexes are built from (a CalendarSnapshot fits). */
-export interface WalkIndexSource {
-  eventIds: readonly string[];
-  eventPublishing: Float64Array;
+/** The event and date columns the count indexes are built from (a CalendarSnapshot fits; so does a subset of its events). */
+export interface CountIndexSource {
   eventCategories: SortedLists<Uint32Array>;
   eventOrganizers: SortedLists<Uint32Array>;
   eventDateOffsets: Uint32Array;
   categoryIds: readonly string[];
   organizerIds: readonly string[];
   venueIds: readonly string[];
-  dateOrder: Uint32Array;
   dateEnds: Float64Array;
   dateVenue: Int32Array;
 }
 
+/** The snapshot columns the indexes are built from (a CalendarSnapshot fits). */
+export interface WalkIndexSource extends CountIndexSource {
+  eventPublishing: Float64Array;
+  dateOrder: Uint32Array;
+}
+
 export function buildWalkIndexes(source: WalkIndexSource): WalkIndexes {
-  const { eventDateOffsets, dateEnds, eventPublishing } = source;
-  const events = source.eventIds.length;
-  const eventLastEnd = new Float64Array(events);
-  for (let e = 0; e < events; e++) {
-    let last = Number.NEGATIVE_INFINITY;
-    for (let i = eventDateOffsets[e]!; i < eventDateOffsets[e + 1]!; i++) if (dateEnds[i]! > last) last = dateEnds[i]!;
-    eventLastEnd[e] = last;
-  }
+  const { eventPublishing } = source;
+  const counts = buildCountIndexes(source);
+  const events = counts.eventLastEnd.length;
   let late = 0;
   for (let e = 0; e < events; e++) if (!Number.isNaN(eventPublishing[e]!)) late++;
   const publishedLate = new Uint32Array(late);
   late = 0;
   for (let e = 0; e < events; e++) if (!Number.isNaN(eventPublishing[e]!)) publishedLate[late++] = e;
   publishedLate.sort((a, b) => eventPublishing[b]! - eventPublishing[a]! || a - b);
+  return { ...counts, publishedLate, rankBlockEnds: rankBlockEnds(source.dateOrder, source.dateEnds) };
+}
 
+function buildCountIndexes(source: CountIndexSource): CountIndexes {
+  const { eventDateOffsets, dateEnds } = source;
+  const events = eventDateOffsets.length - 1;
+  const eventLastEnd = new Float64Array(events);
+  for (let e = 0; e < events; e++) {
+    let last = Number.NEGATIVE_INFINITY;
+    for (let i = eventDateOffsets[e]!; i < eventDateOffsets[e + 1]!; i++) if (dateEnds[i]! > last) last = dateEnds[i]!;
+    eventLastEnd[e] = last;
+  }
   const categoryEvents = eventsByEntity(source.eventCategories, source.categoryIds.length);
   const organizerEvents = eventsByEntity(source.eventOrganizers, source.organizerIds.length);
   const venueEvents = eventsByEntity(venuesOfEvents(source), source.venueIds.length);
@@ -116,8 +132,56 @@ export function buildWalkIndexes(source: WalkIndexSource): WalkIndexes {
     categoryLastEnds: lastEndsOf(categoryEvents, eventLastEnd),
     organizerLastEnds: lastEndsOf(organizerEvents, eventLastEnd),
     ...promotionIntervals(source),
-    publishedLate,
-    rankBlockEnds: rankBlockEnds(source.dateOrder, dateEnds),
+  };
+}
+
+/** The count indexes of the events unpublished at a moment, kept for the last number asked (see below). */
+const unpublishedIndexes = new WeakMap<WalkIndexes, { unpublished: number; indexes: CountIndexes }>();
+
+/**
+ * The count indexes over the `unpublished` first events of `publishedLate` alone (the events unpublished at
+ * now), in the snapshot's entity numbering: the closed forms count over every event, then take these
+ * counts off. Built when first asked for that number and kept until another is asked for: the number
+ * changes only when now passes a publishing date, so a request pays one build at most, not one pass
+ * over those events each time.
+ */
+export function unpublishedCountIndexes(source: CountIndexSource, walk: WalkIndexes, unpublished: number): CountIndexes {
+  const kept = unpublishedIndexes.get(walk);
+  if (kept?.unpublished === unpublished) return kept.indexes;
+  const indexes = buildCountIndexes(eventSubset(source, walk.publishedLate.subarray(0, unpublished)));
+  unpublishedIndexes.set(walk, { unpublished, indexes });
+  return indexes;
+}
+
+/** The columns of these events alone (renumbered 0.. in the given order), entities numbered as in `source`. */
+function eventSubset(source: CountIndexSource, events: Uint32Array): CountIndexSource {
+  const { eventDateOffsets, dateEnds, dateVenue } = source;
+  const subsetLists = ({ offsets, values }: SortedLists<Uint32Array>): SortedLists<Uint32Array> => {
+    const subsetOffsets = new Uint32Array(events.length + 1);
+    for (let k = 0; k < events.length; k++) subsetOffsets[k + 1] = subsetOffsets[k]! + offsets[events[k]! + 1]! - offsets[events[k]!]!;
+    const subsetValues = new Uint32Array(subsetOffsets[events.length]!);
+    for (let k = 0; k < events.length; k++) subsetValues.set(values.subarray(offsets[events[k]!], offsets[events[k]! + 1]), subsetOffsets[k]);
+    return { offsets: subsetOffsets, values: subsetValues };
+  };
+  const dateOffsets = new Uint32Array(events.length + 1);
+  for (let k = 0; k < events.length; k++) dateOffsets[k + 1] = dateOffsets[k]! + eventDateOffsets[events[k]! + 1]! - eventDateOffsets[events[k]!]!;
+  const ends = new Float64Array(dateOffsets[events.length]!);
+  const venues = new Int32Array(ends.length);
+  for (let k = 0; k < events.length; k++) {
+    const from = eventDateOffsets[events[k]!]!;
+    const to = eventDateOffsets[events[k]! + 1]!;
+    ends.set(dateEnds.subarray(from, to), dateOffsets[k]);
+    venues.set(dateVenue.subarray(from, to), dateOffsets[k]);
+  }
+  return {
+    eventCategories: subsetLists(source.eventCategories),
+    eventOrganizers: subsetLists(source.eventOrganizers),
+    eventDateOffsets: dateOffsets,
+    categoryIds: source.categoryIds,
+    organizerIds: source.organizerIds,
+    venueIds: source.venueIds,
+    dateEnds: ends,
+    dateVenue: venues,
   };
 }
 
@@ -170,7 +234,7 @@ function pairLists(xCount: number, yCount: number, columns: 1 | 2, emit: (add: (
 
 /** The pair lists of categories, organizers and venues (see EntityPairs), and each venue's last ends at it. */
 function entityPairs(
-  source: WalkIndexSource,
+  source: CountIndexSource,
   eventLastEnd: Float64Array,
   venueEvents: SortedLists<Uint32Array>,
 ): Pick<WalkIndexes, 'categoryPairs' | 'organizerPairs' | 'venuePairs' | 'venueLastEnds'> {
@@ -259,7 +323,7 @@ function eventsByEntity(lists: SortedLists<Uint32Array>, entities: number): Sort
 }
 
 /** Per event, the venues of its dates, each once. */
-function venuesOfEvents(source: WalkIndexSource): SortedLists<Uint32Array> {
+function venuesOfEvents(source: CountIndexSource): SortedLists<Uint32Array> {
   const { eventDateOffsets, dateVenue } = source;
   const events = eventDateOffsets.length - 1;
   const seen = new Int32Array(source.venueIds.length).fill(-1);
@@ -286,7 +350,7 @@ function lastEndsOf(lists: SortedLists<Uint32Array>, eventLastEnd: Float64Array)
   return { offsets: lists.offsets, values };
 }
 
-function promotionIntervals(source: WalkIndexSource): Pick<WalkIndexes, 'slotFirstDates' | 'slotPrevEnds' | 'slotEnds'> {
+function promotionIntervals(source: CountIndexSource): Pick<WalkIndexes, 'slotFirstDates' | 'slotPrevEnds' | 'slotEnds'> {
   const { eventDateOffsets, dateEnds, dateVenue } = source;
   const slots = source.venueIds.length + 1;
   const slotOf = (date: number) => (dateVenue[date]! < 0 ? slots - 1 : dateVenue[date]!);
