@@ -92,20 +92,28 @@ function fieldsOf(selectionSet: SelectionSetNode, fragments: ReadonlyMap<string,
   return fields;
 }
 
-function rootFieldCost(field: RootField, variables: Readonly<Record<string, unknown>>): number {
-  if (field.name === '__typename') return 0;
-  const arg = (name: string): unknown => {
+/** The value of a root field's argument, variables filled in (made by a function: a named arrow here would be named per call by tsx's esbuild). */
+function argumentReader(field: RootField, variables: Readonly<Record<string, unknown>>): (name: string) => unknown {
+  return (name) => {
     const node = field.args.find((a) => a.name.value === name);
     return node ? valueFromASTUntyped(node.value, variables) : undefined;
   };
+}
+
+/** The extent of a bounding box along one axis, the whole axis when open. */
+function span(min: unknown, max: unknown, whole: number): number {
+  return typeof min === 'number' && typeof max === 'number' ? Math.max(0, Math.min(whole, max - min)) : whole;
+}
+
+function rootFieldCost(field: RootField, variables: Readonly<Record<string, unknown>>): number {
+  if (field.name === '__typename') return 0;
+  const arg = argumentReader(field, variables);
   switch (field.name) {
     case 'events':
       return 1 + Math.ceil(positive(arg('pageSize'), 10, 1000) / 20) + (field.totals ? 2 : 0) + 2 * field.facets + searchCost(arg('filter'));
     case 'suggest':
       return 1 + searchCost(arg('filter'));
     case 'allUpcomingEventsInArea': {
-      const span = (min: unknown, max: unknown, whole: number) =>
-        typeof min === 'number' && typeof max === 'number' ? Math.max(0, Math.min(whole, max - min)) : whole;
       const area = span(arg('minLatitude'), arg('maxLatitude'), 180) * span(arg('minLongitude'), arg('maxLongitude'), 360);
       return 1 + Math.min(MAX_AREA_COST, Math.ceil(area));
     }

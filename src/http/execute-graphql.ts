@@ -57,10 +57,9 @@ export async function executeGraphQL(
   logger: Logger,
   { policies, timeoutMs, deprecations }: ExecuteGraphQLOptions,
 ): Promise<GraphQLOutcome> {
-  const { parse, validate, contextFactory, execute, schema } = getEnveloped({ ...edge });
-  let parseFailed = false;
-  let parsedName: string | undefined;
-  let executed: Pick<ExecutionArgs, 'document' | 'operationName' | 'contextValue' | 'variableValues'> | undefined;
+  const enveloped = getEnveloped({ ...edge });
+  const { validate, schema } = enveloped;
+  const seen: Seen = { parseFailed: false, parsedName: undefined, executed: undefined };
   const execution = processRequest({
     operationName: params.operationName,
     query: params.query,
@@ -68,25 +67,13 @@ export async function executeGraphQL(
     extensions: params.extensions,
     request,
     schema,
-    parse: (source: string) => {
-      try {
-        const document = parse(source);
-        parsedName = operationNameOf(document);
-        return document;
-      } catch (error) {
-        parseFailed = true;
-        throw error;
-      }
-    },
+    parse: watchedParse(enveloped.parse, seen),
     validate,
-    execute: ((args: ExecutionArgs) => {
-      // graphql-helix calls execute with one ExecutionArgs object.
-      executed = args;
-      return execute(args);
-    }) as typeof execute,
-    contextFactory: () => contextFactory(),
+    execute: watchedExecute(enveloped.execute, seen),
+    contextFactory: builtContext(enveloped.contextFactory),
   });
   const outcome = timeoutMs === undefined ? await execution : await withDeadline(execution, timeoutMs);
+  const { parseFailed, parsedName, executed } = seen;
   const operationName = executed ? (operationNameOf(executed.document, executed.operationName) ?? parsedName) : parsedName;
   const cost = executed ? operationCost(executed.document, executed.operationName, executed.variableValues) : undefined;
   // Known once per document; per request only the variables that can set something deprecated are looked at.
@@ -116,6 +103,40 @@ export async function executeGraphQL(
   const status = outcome.status === 405 ? 405 : 400;
   const errors = (payload.errors ?? []).map((e) => withCode(e, (e.extensions?.['code'] as string | undefined) ?? code, status));
   return { result: { errors }, ...ran };
+}
+
+/** What the seam saw of Envelop's parse and execute as Helix called them. */
+interface Seen {
+  parseFailed: boolean;
+  parsedName: string | undefined;
+  executed: Pick<ExecutionArgs, 'document' | 'operationName' | 'contextValue' | 'variableValues'> | undefined;
+}
+
+// The watchers are made by functions that return them: an arrow in a property or a `const` would be
+// named by tsx's esbuild (keepNames) on every request.
+function watchedParse(parse: ReturnType<GetEnveloped>['parse'], seen: Seen): (source: string) => DocumentNode {
+  return (source) => {
+    try {
+      const document = parse(source);
+      seen.parsedName = operationNameOf(document);
+      return document;
+    } catch (error) {
+      seen.parseFailed = true;
+      throw error;
+    }
+  };
+}
+
+function watchedExecute(execute: ReturnType<GetEnveloped>['execute'], seen: Seen): ReturnType<GetEnveloped>['execute'] {
+  // graphql-helix calls execute with one ExecutionArgs object.
+  return (args: ExecutionArgs) => {
+    seen.executed = args;
+    return execute(args);
+  };
+}
+
+function builtContext(contextFactory: ReturnType<GetEnveloped>['contextFactory']): () => ReturnType<ReturnType<GetEnveloped>['contextFactory']> {
+  return () => contextFactory();
 }
 
 /**

@@ -219,8 +219,14 @@ async function execute(
     const message = 'Send the operation in the "query" parameter, or a persisted query hash in extensions.persistedQuery.';
     return { result: requestError(message, 'BAD_REQUEST', 400), executed: false };
   }
-  const run = async (waitedMs: number): Promise<GraphQLOutcome> => {
-    const helixRequest = { body: params, headers: background ? {} : req.headers, method, query: background ? {} : Object.fromEntries(url.searchParams) };
+  // A caller whose budget cannot pay one point is refused now, not after waiting for its turn.
+  const spent = budget?.refuseIfSpent();
+  if (budget && spent) return { result: { errors: [budget.refusal(spent)] }, executed: false };
+  // The execution is passed inline (a named `const` closure would be named by tsx's esbuild on every
+  // request). A refresh of a stale answer has no client to leave.
+  const gone = background ? undefined : socketDestroyed(req);
+  const executed = await options.executions.run(caller, async (waitedMs: number): Promise<GraphQLOutcome> => {
+    const helixRequest = { body: params, headers: background ? {} : req.headers, method, query: background || url.search === '' ? {} : Object.fromEntries(url.searchParams) };
     const edge = { caller, requestId: background ? undefined : options.record?.id, persistedHash: persistedHash(sent), budget };
     // The time limit is the request's: what it waited for its turn counts.
     const timeoutMs = options.executionTimeoutMs === undefined ? undefined : Math.max(1, options.executionTimeoutMs - waitedMs);
@@ -232,13 +238,13 @@ async function execute(
     // Kept only once it ran (a `data` entry: parsed and validated), so no stored text is junk.
     if (resolved.register && 'data' in outcome.result) await options.persistedQueries.register(resolved.register.hash, resolved.register.text);
     return outcome;
-  };
-  // A caller whose budget cannot pay one point is refused now, not after waiting for its turn.
-  const spent = budget?.refuseIfSpent();
-  if (budget && spent) return { result: { errors: [budget.refusal(spent)] }, executed: false };
-  // A refresh of a stale answer has no client to leave.
-  const executed = await options.executions.run(caller, run, background ? undefined : () => req.socket.destroyed);
+  }, gone);
   return executed.ran ? executed.value : { result: { errors: [refusalError(executed.refusal, options.executions)] }, executed: false };
+}
+
+/** Whether the request's client has gone (its turn is then skipped). */
+function socketDestroyed(req: IncomingMessage): () => boolean {
+  return () => req.socket.destroyed;
 }
 
 /** The hash a persisted-query request named (`extensions.persistedQuery.sha256Hash` or `documentId`), for traces. */

@@ -9,31 +9,19 @@ export class BodyTooLargeError extends Error {}
 export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLargeError());
+  // The listeners stay until the request is done (a settled promise ignores what they say later), and
+  // are passed inline: tsx's esbuild (keepNames) would otherwise name each closure per request.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-    };
-    const onData = (chunk: Buffer) => {
+    req.on('data', (chunk: Buffer) => {
+      if (size > limit) return;
       size += chunk.length;
       if (size <= limit) return void chunks.push(chunk);
-      cleanup();
       req.pause();
       reject(new BodyTooLargeError());
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(Buffer.concat(chunks).toString('utf8'));
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
+    });
+    req.on('end', () => resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8')));
+    req.on('error', reject);
   });
 }

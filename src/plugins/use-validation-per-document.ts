@@ -4,13 +4,18 @@ import type { DocumentNode, GraphQLError, GraphQLSchema, ValidationRule } from '
 /** One validation of a document: against which schema and rules (by name, in order), and its errors. */
 interface Validated {
   schema: GraphQLSchema;
+  /** The rules it was validated with, last seen: most requests pass the very same functions. */
+  rules: readonly ValidationRule[];
   ruleNames: readonly string[];
   errors: readonly GraphQLError[];
 }
 
-function sameRules(rules: readonly ValidationRule[], names: readonly string[]): boolean {
+function sameRules(rules: readonly ValidationRule[], entry: Validated): boolean {
+  const { ruleNames: names } = entry;
   if (rules.length !== names.length) return false;
-  for (let i = 0; i < rules.length; i++) if (rules[i]!.name !== names[i]) return false;
+  const seen = entry.rules;
+  // The same function is the same rule; a rule made afresh is told by its name.
+  for (let i = 0; i < rules.length; i++) if (rules[i] !== seen[i] && rules[i]!.name !== names[i]) return false;
   return true;
 }
 
@@ -30,10 +35,13 @@ export function useValidationPerDocument(): Plugin {
         // Options (maxErrors) or a TypeInfo make a validation of its own: not kept.
         if (rules === undefined || rest.some((arg) => arg !== undefined)) return validateFn(schema, document, rules, ...rest) as readonly GraphQLError[];
         const known = validated.get(document);
-        const found = known?.find((entry) => entry.schema === schema && sameRules(rules, entry.ruleNames));
-        if (found) return found.errors;
+        const found = known?.find((entry) => entry.schema === schema && sameRules(rules, entry));
+        if (found) {
+          found.rules = rules;
+          return found.errors;
+        }
         const errors = validateFn(schema, document, rules) as readonly GraphQLError[];
-        const entry = { schema, ruleNames: rules.map((rule) => rule.name), errors };
+        const entry: Validated = { schema, rules, ruleNames: rules.map((rule) => rule.name), errors };
         if (known) known.push(entry);
         else validated.set(document, [entry]);
         return errors;

@@ -17,8 +17,24 @@ export interface Loaders {
 }
 
 export function createLoaders(db: Kysely<Database>, now: Date, calendar: CalendarReader): Loaders {
-  return {
-    upcomingOccurrences: new DataLoader(async (eventIds) => {
+  return new RequestLoaders(db, now, calendar);
+}
+
+/** Each loader made when a resolver first asks for it: most operations use one of them or none. */
+class RequestLoaders implements Loaders {
+  #upcomingOccurrences: Loaders['upcomingOccurrences'] | undefined;
+  #venue: Loaders['venue'] | undefined;
+  #organizer: Loaders['organizer'] | undefined;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: Date,
+    private readonly calendar: CalendarReader,
+  ) {}
+
+  get upcomingOccurrences(): Loaders['upcomingOccurrences'] {
+    const { db, now } = this;
+    return (this.#upcomingOccurrences ??= new DataLoader(async (eventIds) => {
       const rows = await upcomingOccurrencesByEventIds(db, eventIds, now);
       const grouped = new Map<string, OccurrenceRow[]>();
       for (const row of rows) {
@@ -27,15 +43,26 @@ export function createLoaders(db: Kysely<Database>, now: Date, calendar: Calenda
         else grouped.set(row.event_id, [row]);
       }
       return eventIds.map((id) => grouped.get(id) ?? []);
-    }),
-    venue: new DataLoader(async (ids) => {
+    }));
+  }
+
+  get venue(): Loaders['venue'] {
+    const { calendar } = this;
+    return (this.#venue ??= new DataLoader(async (ids) => {
       const { venues } = await calendar.catalogue();
       return ids.map((id) => venues.get(id) ?? null);
-    }),
-    organizer: new DataLoader(async (ids) => {
+    }));
+  }
+
+  get organizer(): Loaders['organizer'] {
+    const { calendar } = this;
+    return (this.#organizer ??= new DataLoader(async (ids) => {
       const { organizers } = await calendar.catalogue();
       return ids.map((id) => organizers.get(id) ?? null);
-    }),
-    categories: async () => (await calendar.catalogue()).categories,
-  };
+    }));
+  }
+
+  async categories(): Promise<readonly CategoryRow[]> {
+    return (await this.calendar.catalogue()).categories;
+  }
 }

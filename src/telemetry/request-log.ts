@@ -37,40 +37,43 @@ function bodyBytes(req: IncomingMessage, res: ServerResponse): number | undefine
   return Number.isFinite(length) ? length : undefined;
 }
 
+/** Starts the record of a request: its id, echoed in the response's X-Request-Id. */
+export function startRequestRecord(req: IncomingMessage, res: ServerResponse): RequestRecord {
+  const record: RequestRecord = { id: requestIdOf(req) };
+  res.setHeader('X-Request-Id', record.id);
+  return record;
+}
+
 /**
- * Starts the record of a request and writes its one access-log line when the response is done
- * (or the connection closed before it was): method, path without the query string (GET queries
- * carry whole documents and variables), status, duration, body bytes, request id, operation name.
- * Never headers: X-Api-Key is a credential.
+ * Writes a request's one access-log line when its response is done (or the connection closed before
+ * it was; telemetry/observe-requests.ts calls it then): method, path without the query string (GET
+ * queries carry whole documents and variables), status, duration, body bytes, request id, operation
+ * name. Never headers: X-Api-Key is a credential. Nothing is done when the line's level is off.
  */
-export function startRequestLog(logger: Logger): (req: IncomingMessage, res: ServerResponse) => RequestRecord {
-  return (req, res) => {
-    const started = performance.now();
-    const record: RequestRecord = { id: requestIdOf(req) };
-    res.setHeader('X-Request-Id', record.id);
-    res.once('close', () => {
-      const rawPath = (req.url ?? '/').split('?', 1)[0]!;
-      const path = rawPath.length > MAX_LOGGED_PATH ? `${rawPath.slice(0, MAX_LOGGED_PATH)}…` : rawPath;
-      const level = PROBE_PATHS.has(path) ? 'debug' : 'info';
-      if (!logger.isLevelEnabled(level)) return;
-      const finished = res.writableFinished;
-      logger[level](
-        {
-          reqId: record.id,
-          method: req.method,
-          path,
-          // Absent when the connection closed before any answer was sent.
-          status: res.headersSent ? res.statusCode : undefined,
-          durationMs: Math.round((performance.now() - started) * 10) / 10,
-          bytes: finished ? bodyBytes(req, res) : undefined,
-          operation: record.operationName,
-          traceId: record.traceId,
-          // The client went away, or we cut the connection, before the whole response was sent.
-          aborted: finished ? undefined : true,
-        },
-        finished ? 'request completed' : 'request aborted',
-      );
-    });
-    return record;
+export function requestLogWriter(logger: Logger): (req: IncomingMessage, res: ServerResponse, record: RequestRecord, started: number) => void {
+  return (req, res, record, started) => {
+    // Probes are logged at debug, the rest at info: with info off, so is debug.
+    if (!logger.isLevelEnabled('info')) return;
+    const rawPath = (req.url ?? '/').split('?', 1)[0]!;
+    const path = rawPath.length > MAX_LOGGED_PATH ? `${rawPath.slice(0, MAX_LOGGED_PATH)}…` : rawPath;
+    const level = PROBE_PATHS.has(path) ? 'debug' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    const finished = res.writableFinished;
+    logger[level](
+      {
+        reqId: record.id,
+        method: req.method,
+        path,
+        // Absent when the connection closed before any answer was sent.
+        status: res.headersSent ? res.statusCode : undefined,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+        bytes: finished ? bodyBytes(req, res) : undefined,
+        operation: record.operationName,
+        traceId: record.traceId,
+        // The client went away, or we cut the connection, before the whole response was sent.
+        aborted: finished ? undefined : true,
+      },
+      finished ? 'request completed' : 'request aborted',
+    );
   };
 }

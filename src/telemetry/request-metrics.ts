@@ -17,18 +17,16 @@ function routeOf(path: string): string {
 }
 
 /**
- * Counts each request and its duration when its response is done (or the connection closed
- * first: no status then, labelled `aborted`), by route, GraphQL operation and status.
+ * Counts a request and its duration when its response is done (or the connection closed first: no
+ * status then, labelled `aborted`), by route, GraphQL operation and status; telemetry/observe-requests.ts
+ * calls it then.
  */
-export function startRequestMetrics(): (req: IncomingMessage, res: ServerResponse, record: RequestRecord) => void {
+export function requestMetricsWriter(): (req: IncomingMessage, res: ServerResponse, record: RequestRecord, started: number) => void {
   const operationLabel = createOperationLabeler();
-  return (req, res, record) => {
-    const started = performance.now();
-    res.once('close', () => {
-      const route = routeOf((req.url ?? '/').split('?', 1)[0]!);
-      const status = res.headersSent ? String(res.statusCode) : 'aborted';
-      const operation = route === 'graphql' ? operationLabel(record.operationName) : '';
-      observeRequest({ route, operation, status }, (performance.now() - started) / 1000);
-    });
+  return (req, res, record, started) => {
+    const route = routeOf((req.url ?? '/').split('?', 1)[0]!);
+    const status = res.headersSent ? String(res.statusCode) : 'aborted';
+    const operation = route === 'graphql' ? operationLabel(record.operationName) : '';
+    observeRequest({ route, operation, status }, (performance.now() - started) / 1000);
   };
 }
