@@ -49,11 +49,14 @@ export type Executed<T> = { ran: true; value: T } | { ran: false; refusal: Refus
 const NEVER_GONE = () => false;
 
 interface Waiting {
-  start: () => void;
-  refuse: (refusal: Refusal) => void;
+  /** Settles the wait: undefined to run, else why not. */
+  resolve: (refusal: Refusal | undefined) => void;
   gone: () => boolean;
-  /** Refused already (it waited maxWaitMs): skipped when its turn comes. */
+  /** Started, or refused already (it waited maxWaitMs): skipped when its turn comes, or its deadline. */
   done: boolean;
+  /** When it is refused for having waited too long (performance.now() time). */
+  deadline: number;
+  queue: CallerQueue;
 }
 
 /** One caller's requests: how many run, and those waiting in arrival order. */
@@ -73,6 +76,13 @@ export class FairExecutions {
   /** Callers with requests waiting, in the order they get the next free slots. */
   private readonly turns: string[] = [];
   private turnsHead = 0;
+  /**
+   * Every waiting request in arrival order, which is also the order of their deadlines (one maxWaitMs
+   * for all): one timer, for the oldest one's deadline, instead of a timer per waiting request.
+   */
+  private readonly byDeadline: Waiting[] = [];
+  private byDeadlineHead = 0;
+  private deadlineTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: FairExecutionsOptions) {}
 
@@ -109,23 +119,16 @@ export class FairExecutions {
       observeExecutionStart(share.shareClass, 0);
     } else {
       const since = performance.now();
-      let timer: NodeJS.Timeout | undefined;
       const admitted = await new Promise<Refusal | undefined>((resolve) => {
         if (queue.waiting.length === queue.head) this.turns.push(caller);
-        const waiting: Waiting = { start: () => resolve(undefined), refuse: resolve, gone, done: false };
+        const waiting: Waiting = { resolve, gone, done: false, deadline: since + options.maxWaitMs, queue };
         queue.waiting.push(waiting);
         queue.live += 1;
         this.waitingCount += 1;
         // Answered 503 when its wait reaches maxWaitMs, not only when a slot frees (a stuck database holds every slot).
-        timer = setTimeout(() => {
-          if (waiting.done) return;
-          waiting.done = true;
-          queue.live -= 1;
-          this.waitingCount -= 1;
-          resolve('waited-too-long');
-        }, options.maxWaitMs);
+        this.byDeadline.push(waiting);
+        this.deadlineTimer ??= setTimeout(() => this.refuseOverdue(), options.maxWaitMs);
       });
-      clearTimeout(timer);
       if (admitted !== undefined) return this.refused(share, admitted);
       waitedMs = performance.now() - since;
       observeExecutionStart(share.shareClass, waitedMs / 1000);
@@ -156,6 +159,40 @@ export class FairExecutions {
   }
   private nextScheduled = false;
 
+  /** Refuses the requests whose wait reached maxWaitMs, then sets the timer for the next deadline. */
+  private refuseOverdue(): void {
+    this.deadlineTimer = undefined;
+    const now = performance.now();
+    const list = this.byDeadline;
+    while (this.byDeadlineHead < list.length) {
+      const waiting = list[this.byDeadlineHead]!;
+      if (!waiting.done && waiting.deadline > now) break;
+      list[this.byDeadlineHead++] = undefined as unknown as Waiting;
+      if (waiting.done) continue;
+      waiting.done = true;
+      waiting.queue.live -= 1;
+      this.waitingCount -= 1;
+      waiting.resolve('waited-too-long');
+    }
+    this.compactDeadlines();
+    if (this.byDeadlineHead < list.length) this.deadlineTimer = setTimeout(() => this.refuseOverdue(), Math.max(1, list[this.byDeadlineHead]!.deadline - now));
+  }
+
+  /** Drops the oldest entries that started already; compacts now and then (the list only grows at its end). */
+  private compactDeadlines(): void {
+    const list = this.byDeadline;
+    while (this.byDeadlineHead < list.length && list[this.byDeadlineHead]!.done) list[this.byDeadlineHead++] = undefined as unknown as Waiting;
+    if (this.byDeadlineHead === list.length) {
+      list.length = 0;
+      this.byDeadlineHead = 0;
+      clearTimeout(this.deadlineTimer);
+      this.deadlineTimer = undefined;
+    } else if (this.byDeadlineHead > 1024 && this.byDeadlineHead * 2 > list.length) {
+      list.splice(0, this.byDeadlineHead);
+      this.byDeadlineHead = 0;
+    }
+  }
+
   private refused(share: Share, refusal: Refusal): Executed<never> {
     countExecutionRefused(share.shareClass, REFUSAL_LABELS[refusal]);
     return { ran: false, refusal };
@@ -184,13 +221,14 @@ export class FairExecutions {
       this.waitingCount -= 1;
       if (waiting.gone()) {
         if (queue.running === 0 && !more) this.callers.delete(caller);
-        waiting.refuse('gone');
+        waiting.resolve('gone');
         continue;
       }
       this.running += 1;
       queue.running += 1;
-      waiting.start();
+      waiting.resolve(undefined);
     }
+    this.compactDeadlines();
     if (this.turnsHead === this.turns.length) {
       this.turns.length = 0;
       this.turnsHead = 0;
