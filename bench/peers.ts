@@ -17,6 +17,8 @@
  *   BENCH_EVENTS=100000 BENCH_ROUNDS=3 BENCH_SECONDS=10 ...   (defaults: 100 000 events, 3 rounds of 10 s)
  *   BENCH_SERVICE_ENV='EXECUTION_SLOTS=4' ...                  (settings for the project's service)
  *   BENCH_SCENARIOS=S1 ...                                      (only these scenarios, by name prefix; default all)
+ *   BENCH_BEFORE_DIR=/tmp/before ...                            (also a checkout of another version, in the same turns:
+ *                                                                before/after in one run; it needs its own node_modules)
  */
 import { fileURLToPath } from 'node:url';
 import { startPinned, startPinnedService } from './support/pinned-process.js';
@@ -30,6 +32,7 @@ const seconds = Number(process.env['BENCH_SECONDS'] ?? 10);
 const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 const serviceDir = process.env['BENCH_SERVICE_DIR'] ?? fileURLToPath(new URL('..', import.meta.url));
 const onlyScenarios = process.env['BENCH_SCENARIOS']?.split(',').filter(Boolean);
+const beforeDir = process.env['BENCH_BEFORE_DIR'];
 const extraEnv = Object.fromEntries((process.env['BENCH_SERVICE_ENV'] ?? '').split(/\s+/).filter(Boolean).map((pair) => pair.split('=') as [string, string]));
 const schema = `bench_peers_${events}`;
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -60,17 +63,25 @@ const database = { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema };
 // The service migrates and seeds the schema (once), then the peer reads it.
 const project = withOrigin(await startPinnedService(serviceDir, { ...database, DEMO_EVENTS: String(events), RESPONSE_CACHE: 'off', LOG_LEVEL: 'warn', ...extraEnv }));
 let peer: LoadedServer | undefined;
+let before: LoadedServer | undefined;
 try {
   await until(async () => (await fetch(`${project.origin}/ready`)).status === 200, 'the service became ready');
+  if (beforeDir) {
+    const started = withOrigin(await startPinnedService(beforeDir, { ...database, RESPONSE_CACHE: 'off', LOG_LEVEL: 'warn', ...extraEnv }));
+    before = started;
+    await until(async () => (await fetch(`${started.origin}/ready`)).status === 200, 'the version before became ready');
+  }
   peer = withOrigin(await startPinned([fileURLToPath(new URL('peers/run-ts.js', import.meta.url)), fileURLToPath(new URL('peers/mercurius-peer.ts', import.meta.url))], { cwd: projectRoot, env: database }));
   const servers: [string, LoadedServer, string][] = [
     ['project (Envelop + helix + JIT)', project, new URL(project.url).pathname],
     ['Mercurius + graphql-jit', peer, new URL(peer.url).pathname],
+    ...(before ? [['project, version before', before, new URL(before.url).pathname] as [string, LoadedServer, string]] : []),
   ];
   // Both answer the same: a check before any figure.
   const s2Check = JSON.stringify({ query: S2_QUERY, variables: { filter: { fromDate: '2026-11-28T00:00:00Z' } } });
   for (const body of [S1, s2Check]) {
     const [ours, theirs] = [await post(project.url, body), await post(peer.url, body)];
+    if (before && (await post(before.url, body)) !== ours) throw new Error('the version before answers differently');
     if (ours !== theirs) throw new Error(`the servers answer differently:\n${ours.slice(0, 300)}\n${theirs.slice(0, 300)}`);
   }
 
@@ -100,8 +111,11 @@ try {
     }
     const [ours, theirs] = [summary.get(servers[0]![0])!, summary.get(servers[1]![0])!];
     console.log(`  project / Mercurius CPU per request: ${(ours.cpuPerRequest / theirs.cpuPerRequest).toFixed(2)}`);
+    const earlier = before ? summary.get(servers[2]![0]) : undefined;
+    if (earlier) console.log(`  project / version before CPU per request: ${(ours.cpuPerRequest / earlier.cpuPerRequest).toFixed(2)}`);
   }
 } finally {
   await peer?.stop();
+  await before?.stop();
   await project.stop();
 }
