@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { malformedPostgresUrl, readReplicaUrls } from './db/postgres-url.js';
 import { trustedProxies } from './identity/client-address.js';
+import { DEFAULT_EXECUTION_SLOTS } from './http/fair-executions.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -55,8 +56,8 @@ const ConfigSchema = z.object({
    */
   RATE_LIMIT_KEY: integer(1, 100_000_000).optional(),
   RATE_LIMIT_ANONYMOUS: integer(1, 100_000_000).optional(),
-  /** Executions at once per process; the rest wait in one queue per caller, served in turn. */
-  EXECUTION_SLOTS: integer(1, 1000).default(1),
+  /** Executions at once per process; the rest wait in one queue per caller, served in turn (two: one runs while another reads). */
+  EXECUTION_SLOTS: integer(1, 1000).default(DEFAULT_EXECUTION_SLOTS),
   /** Longest time a client may take to send a whole request (headers: at most 10 s of it). */
   HTTP_REQUEST_TIMEOUT_MS: integer(1000, 600_000).default(30_000),
   /** How long an idle kept-alive connection stays open. Behind a load balancer: longer than its idle timeout. */

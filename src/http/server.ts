@@ -12,7 +12,7 @@ import { DeprecatedUses } from '../schema/deprecated-uses.js';
 import type { SharedCaches } from './shared-caches.js';
 import { sendHealth, sendReadiness, type Readiness } from './health.js';
 import { sendMetrics } from './metrics-route.js';
-import { FairExecutions } from './fair-executions.js';
+import { DEFAULT_EXECUTION_SLOTS, FairExecutions } from './fair-executions.js';
 import { watchExecutionQueue } from '../telemetry/metrics.js';
 import { prefersHtml } from './negotiate.js';
 import type { PersistedQueryStore } from './persisted-queries.js';
@@ -40,7 +40,7 @@ export interface HttpServerOptions {
   maxInFlight?: number | undefined;
   /** Executions running and waiting of one caller (a key, or an address); more are answered 429. @default maxInFlight (no limit of its own) */
   maxInFlightPerCaller?: number | undefined;
-  /** Executions at once; the others wait in per-caller queues served in turn. @default 1 */
+  /** Executions at once; the others wait in per-caller queues served in turn. @default DEFAULT_EXECUTION_SLOTS (2) */
   executionSlots?: number | undefined;
   /** Longest a GraphQL execution may take before its request is answered 503. @default 6000 */
   executionTimeoutMs?: number | undefined;
@@ -82,7 +82,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const sendSchemaFile = createSchemaFileHandler(options.schemaSource);
   const executionTimeoutMs = options.executionTimeoutMs ?? 6000;
   const executions = new FairExecutions({
-    slots: options.executionSlots ?? 1,
+    slots: options.executionSlots ?? DEFAULT_EXECUTION_SLOTS,
     maxWaitingAndRunning: options.maxInFlight ?? 200,
     maxPerCaller: options.maxInFlightPerCaller ?? options.maxInFlight ?? 200,
     maxWaitMs: executionTimeoutMs,
