@@ -111,6 +111,15 @@ function cleanList(list: ReadonlyArray<string | null | undefined> | null | undef
   return list.filter((v): v is string => typeof v === 'string');
 }
 
+/** A date argument of the filter, or null when absent; an invalid one is named in `invalidArgs`. */
+function dateArgument(f: Filter, name: 'fromDate' | 'untilDate' | 'fromStartDate', invalidArgs: string[]): Date | null {
+  const raw = f[name];
+  if (raw == null) return null;
+  const parsed = parseDateArgument(raw);
+  if (!parsed) invalidArgs.push(name);
+  return parsed;
+}
+
 /**
  * Validates and normalises a `Filter`. Invalid values are collected, not thrown, so that the error
  * names every bad argument at once (`extensions.invalidArgs`).
@@ -119,16 +128,9 @@ export function buildEventQuery(filter: Filter | null | undefined, now: Date): E
   const f = filter ?? {};
   const invalidArgs: string[] = [];
   const details: string[] = [];
-  const date = (name: 'fromDate' | 'untilDate' | 'fromStartDate'): Date | null => {
-    const raw = f[name];
-    if (raw == null) return null;
-    const parsed = parseDateArgument(raw);
-    if (!parsed) invalidArgs.push(name);
-    return parsed;
-  };
-  const from = date('fromDate');
-  const until = date('untilDate');
-  const fromStart = date('fromStartDate');
+  const from = dateArgument(f, 'fromDate', invalidArgs);
+  const until = dateArgument(f, 'untilDate', invalidArgs);
+  const fromStart = dateArgument(f, 'fromStartDate', invalidArgs);
 
   let hoursRange: HoursRange | null = null;
   if (f.hoursRange != null) {

@@ -12,7 +12,7 @@ import { dateRecordsAt } from './date-records.js';
 import { eventRecordsAt } from './event-records.js';
 import { listInTurns } from './list-in-turns.js';
 import type { ReadModel } from './read-model.js';
-import { wordMatch, type WordMatch } from './search-matches.js';
+import { wordMatches } from './search-matches.js';
 import { findSuggestions } from './suggestions.js';
 
 /**
@@ -113,12 +113,11 @@ export class CalendarReader {
   eventsPage(request: EventsPageRequest): Promise<EventsPage> {
     return this.consistently(async (snapshot) => {
       const q = request.query;
-      const matches = (mode: 'literal' | 'approximate'): Promise<WordMatch[]> =>
-        Promise.all(q.searchWords.map((word) => wordMatch(this.db, snapshot, word, mode)));
-      let result = findResultPage(snapshot, { ...request, words: await matches('literal') });
+      // No named closure for the matches: tsx's keepNames would name it on every request.
+      let result = findResultPage(snapshot, { ...request, words: await wordMatches(this.db, snapshot, q.searchWords, 'literal') });
       // "A literal match anywhere means no approximate matches."
       if (q.searchWords.length > 0 && result.totalCount === 0) {
-        result = findResultPage(snapshot, { ...request, words: await matches('approximate') });
+        result = findResultPage(snapshot, { ...request, words: await wordMatches(this.db, snapshot, q.searchWords, 'approximate') });
       }
       const refs = result.nodes.map(({ event, date }) => ({ event, date, groupedDay: q.groupByDay ? snapshot.dateDay[date]! : null }));
       const nodes = await this.loadNodes(snapshot, refs, request);
@@ -147,9 +146,9 @@ export class CalendarReader {
   suggest(input: SuggestInput): Promise<Suggestion[]> {
     return this.consistently(async (snapshot) => {
       const words = input.queries.filter.searchWords;
-      const matches = (mode: 'literal' | 'approximate'): Promise<WordMatch[]> => Promise.all(words.map((word) => wordMatch(this.db, snapshot, word, mode)));
       // Both phases of `searchTerm` read before counting: each suggestion's total may need either.
-      const [literal, approximate] = words.length > 0 ? await Promise.all([matches('literal'), matches('approximate')]) : [[], null];
+      const [literal, approximate] =
+        words.length > 0 ? await Promise.all([wordMatches(this.db, snapshot, words, 'literal'), wordMatches(this.db, snapshot, words, 'approximate')]) : [[], null];
       const found = findSuggestions(snapshot, { queries: input.queries, words: input.words, limit: input.limit, literal, approximate });
       const suggestedEvents = found.filter((s) => s.kind === 'EVENT').map((s) => s.entity);
       const records = await eventRecordsAt(this.db, snapshot, suggestedEvents, SUGGESTED_EVENT_COLUMNS);

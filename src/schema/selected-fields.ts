@@ -6,14 +6,16 @@ function forEachSelectedField(
   fragments: Record<string, FragmentDefinitionNode>,
   visit: (field: FieldNode) => void,
 ): void {
-  const walk = (set: SelectionSetNode | undefined) => {
-    for (const selection of set?.selections ?? []) {
-      if (selection.kind === Kind.FIELD) visit(selection);
-      else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet);
-      else walk(fragments[selection.name.value]?.selectionSet);
-    }
-  };
-  selectionSets.forEach(walk);
+  for (const set of selectionSets) visitFields(set, fragments, visit);
+}
+
+// A function of its own, not a named closure per call (tsx's keepNames would name one on every call).
+function visitFields(set: SelectionSetNode | undefined, fragments: Record<string, FragmentDefinitionNode>, visit: (field: FieldNode) => void): void {
+  for (const selection of set?.selections ?? []) {
+    if (selection.kind === Kind.FIELD) visit(selection);
+    else if (selection.kind === Kind.INLINE_FRAGMENT) visitFields(selection.selectionSet, fragments, visit);
+    else visitFields(fragments[selection.name.value]?.selectionSet, fragments, visit);
+  }
 }
 
 /**
