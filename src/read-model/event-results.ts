@@ -370,7 +370,7 @@ function firstNodes(snapshot: CalendarSnapshot, request: ResultRequest): ResultP
     ? new RankMerge(ranges)
     : new RankWindow(
         snapshot,
-        fromStart === Number.NEGATIVE_INFINITY ? 0 : firstRankStartingAt(snapshot, fromStart),
+        firstLiveRank(snapshot, q, fromStart === Number.NEGATIVE_INFINITY ? 0 : firstRankStartingAt(snapshot, fromStart)),
         until === Number.POSITIVE_INFINITY ? snapshot.dateCount : firstRankStartingAt(snapshot, until),
         lowerBound(q),
       );
@@ -669,7 +669,7 @@ export function planWalk(snapshot: CalendarSnapshot, request: ResultRequest): Wa
   let cost = snapshot.eventIds.length * FULL_WALK_COST;
   const fromStart = q.fromStart ? q.fromStart.getTime() : Number.NEGATIVE_INFINITY;
   const until = q.until ? q.until.getTime() : Number.POSITIVE_INFINITY;
-  const first = fromStart === Number.NEGATIVE_INFINITY ? 0 : firstRankStartingAt(snapshot, fromStart);
+  const first = firstLiveRank(snapshot, q, fromStart === Number.NEGATIVE_INFINITY ? 0 : firstRankStartingAt(snapshot, fromStart));
   const last = until === Number.POSITIVE_INFINITY ? snapshot.dateCount : firstRankStartingAt(snapshot, until);
   if (Math.max(0, last - first) * IN_ORDER_COST < cost) {
     plan = { strategy: 'in-order', from: first, to: Math.max(first, last) };
@@ -709,6 +709,35 @@ function unpublishedAt(snapshot: CalendarSnapshot, now: number): number {
     else high = middle;
   }
   return low;
+}
+
+/**
+ * Where a walk in listing order from rank `from` may start under the query's category and organizer
+ * conditions: no earlier than the first date starting at the lower bound less the longest date of the
+ * events those conditions allow (walk-indexes.ts, `categoryLongestDate`); every date before has ended.
+ */
+function firstLiveRank(snapshot: CalendarSnapshot, q: EventQuery, from: number): number {
+  const { categoryLongestDate, organizerLongestDate } = snapshot.walk;
+  let longest = Number.POSITIVE_INFINITY;
+  if (q.categories) {
+    let under = Number.NEGATIVE_INFINITY;
+    for (const key of q.categories) {
+      const category = snapshot.categoryByKey.get(key);
+      if (category !== undefined) under = Math.max(under, categoryLongestDate[category]!);
+    }
+    longest = Math.min(longest, under);
+  }
+  for (const slugs of q.organizerSlugSets) {
+    let under = Number.NEGATIVE_INFINITY;
+    for (const slug of slugs) {
+      const organizer = snapshot.organizerBySlug.get(slug);
+      if (organizer !== undefined) under = Math.max(under, organizerLongestDate[organizer]!);
+    }
+    longest = Math.min(longest, under);
+  }
+  if (longest === Number.POSITIVE_INFINITY) return from;
+  // No event allowed (-Infinity): nothing to walk.
+  return longest === Number.NEGATIVE_INFINITY ? snapshot.dateCount : Math.max(from, firstRankStartingAt(snapshot, lowerBound(q) - longest));
 }
 
 /** The first position in the listing order whose date starts at or after `t`. */

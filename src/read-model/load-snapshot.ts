@@ -408,7 +408,7 @@ async function readDates(trx: Transaction<Database>, cutoff: Date, events: Event
     dateCount: count,
     dateOrder,
     venueDateRanks: ranksByVenue(dateOrder, dateVenue, catalogue.venueIndex.size),
-    walk: buildWalkIndexes({ ...catalogue.snapshot, ...events.snapshot, eventDateOffsets: offsets, dateOrder, dateEnds, dateVenue }),
+    walk: buildWalkIndexes({ ...catalogue.snapshot, ...events.snapshot, eventDateOffsets: offsets, dateOrder, dateStart, dateEnds, dateVenue }),
     dateStart,
     dateEnds,
     dateEvent,

@@ -78,6 +78,14 @@ export interface WalkIndexes extends CountIndexes {
   publishedLate: Uint32Array;
   /** Per block of 2^RANK_BLOCK_SHIFT positions of `dateOrder`: the latest end among its dates (walks skip ended blocks). */
   rankBlockEnds: Float64Array;
+  /**
+   * Per category and per organizer: the longest date (end - start, ms) of the events listing it
+   * (-Infinity: none). A date of such an event that has not ended at t started after t minus this, so a
+   * walk in listing order under that condition may start there: the dates before it have all ended
+   * (a walk from the first date would test every date a long exhibition keeps from being skipped).
+   */
+  categoryLongestDate: Float64Array;
+  organizerLongestDate: Float64Array;
 }
 
 /** The event and date columns the count indexes are built from (a CalendarSnapshot fits; so does a subset of its events). */
@@ -96,6 +104,7 @@ export interface CountIndexSource {
 export interface WalkIndexSource extends CountIndexSource {
   eventPublishing: Float64Array;
   dateOrder: Uint32Array;
+  dateStart: Float64Array;
 }
 
 export function buildWalkIndexes(source: WalkIndexSource): WalkIndexes {
@@ -108,7 +117,28 @@ export function buildWalkIndexes(source: WalkIndexSource): WalkIndexes {
   late = 0;
   for (let e = 0; e < events; e++) if (!Number.isNaN(eventPublishing[e]!)) publishedLate[late++] = e;
   publishedLate.sort((a, b) => eventPublishing[b]! - eventPublishing[a]! || a - b);
-  return { ...counts, publishedLate, rankBlockEnds: rankBlockEnds(source.dateOrder, source.dateEnds) };
+  return {
+    ...counts,
+    publishedLate,
+    rankBlockEnds: rankBlockEnds(source.dateOrder, source.dateEnds),
+    categoryLongestDate: longestDates(source, source.eventCategories, source.categoryIds.length),
+    organizerLongestDate: longestDates(source, source.eventOrganizers, source.organizerIds.length),
+  };
+}
+
+/** Per entity of `lists` (an event's categories or organizers), the longest date of its events (-Infinity: none). */
+function longestDates(source: WalkIndexSource, lists: SortedLists<Uint32Array>, entities: number): Float64Array {
+  const { eventDateOffsets, dateStart, dateEnds } = source;
+  const longest = new Float64Array(entities).fill(Number.NEGATIVE_INFINITY);
+  for (let e = 0; e + 1 < eventDateOffsets.length; e++) {
+    let eventLongest = Number.NEGATIVE_INFINITY;
+    for (let i = eventDateOffsets[e]!; i < eventDateOffsets[e + 1]!; i++) eventLongest = Math.max(eventLongest, dateEnds[i]! - dateStart[i]!);
+    for (let k = lists.offsets[e]!; k < lists.offsets[e + 1]!; k++) {
+      const entity = lists.values[k]!;
+      if (eventLongest > longest[entity]!) longest[entity] = eventLongest;
+    }
+  }
+  return longest;
 }
 
 function buildCountIndexes(source: CountIndexSource): CountIndexes {
