@@ -919,7 +919,12 @@ function closedForm(snapshot: CalendarSnapshot, request: ResultRequest, unpublis
   const t = lowerBound(request.query);
   const hits = new FacetHits(snapshot, request.facets);
   let count = addClosedCounts(snapshot, snapshot.walk, t, hits, 1);
-  if (unpublished > 0) count -= addClosedCounts(snapshot, unpublishedCountIndexes(snapshot, snapshot.walk, unpublished), t, hits, -1);
+  if (unpublished > 0) {
+    const { indexes, covered } = unpublishedCountIndexes(snapshot, snapshot.walk, unpublished);
+    count -= addClosedCounts(snapshot, indexes, t, hits, -1);
+    // Published since those indexes were built: counted back one by one.
+    for (let k = unpublished; k < covered; k++) count += addClosedEvent(snapshot, snapshot.walk.publishedLate[k]!, t, hits);
+  }
   // The page: the first nodes in listing order (the total is known, so the walk stops after the page).
   const lastNode = (page + 1) * pageSize;
   const { nodes } = nodesInOrder(snapshot, request, new RankWindow(snapshot, 0, snapshot.dateCount, t), lastNode, null);
@@ -945,6 +950,18 @@ function addClosedCounts(snapshot: CalendarSnapshot, indexes: CountIndexes, t: n
     for (let c = 0; c < hits.categories.length; c++) if (listed[c] === 1) hits.categories[c] = hits.categories[c]! + sign * endingAfter(categoryLastEnds, c, t);
   }
   return count;
+}
+
+/** The closed form's node at t of one event (its first date not ended), if it has one: its count (0 or 1), its facets added into `hits`. */
+function addClosedEvent(snapshot: CalendarSnapshot, event: number, t: number, hits: FacetHits): number {
+  if (!(snapshot.walk.eventLastEnd[event]! > t)) return 0;
+  const { eventDateOffsets, dateEnds, dateVenue } = snapshot;
+  let date = eventDateOffsets[event]!;
+  while (!(dateEnds[date]! > t)) date++;
+  hits.add(event, 1, -1);
+  const venue = dateVenue[date]!;
+  if (hits.venues && venue >= 0) hits.venues[venue] = hits.venues[venue]! + 1;
+  return 1;
 }
 
 /** How many of the entity's values (last ends) are after t. */
@@ -979,7 +996,12 @@ function entityClosedForm(snapshot: CalendarSnapshot, request: ResultRequest, pl
   const walk = snapshot.walk;
   const hits = new FacetHits(snapshot, request.facets);
   let count = addEntityCounts(snapshot, walk, plan, t, hits, 1);
-  if (unpublished > 0) count -= addEntityCounts(snapshot, unpublishedCountIndexes(snapshot, walk, unpublished), plan, t, hits, -1);
+  if (unpublished > 0) {
+    const { indexes, covered } = unpublishedCountIndexes(snapshot, walk, unpublished);
+    count -= addEntityCounts(snapshot, indexes, plan, t, hits, -1);
+    // Published since those indexes were built: counted back one by one.
+    for (let k = unpublished; k < covered; k++) count += addEntityEvent(snapshot, plan, walk.publishedLate[k]!, t, hits);
+  }
   if (hits.venues && kind === 'venue') hits.venues[entity] = count;
   // The page: the first nodes, from the entity's events (its posting list, each judged as the full walk
   // judges it) or from the dates in listing order (every condition tested per date), whichever reads less.
@@ -992,6 +1014,33 @@ function entityClosedForm(snapshot: CalendarSnapshot, request: ResultRequest, pl
       ? everyNode(snapshot, { ...request, page: 0, pageSize: lastNode, facets: [] }, [run]).nodes.slice(page * pageSize)
       : firstNodes(snapshot, request).nodes;
   return { nodes, hasMore: count > lastNode, totalCount: count, facets: hits.ranked() };
+}
+
+/**
+ * The entity closed form's node at t of one event, if it has one (its first date not ended; under a venue,
+ * its first such date at the venue): its count (0 or 1), its facets added into `hits`.
+ */
+function addEntityEvent(snapshot: CalendarSnapshot, plan: EntityClosedFormPlan, event: number, t: number, hits: FacetHits): number {
+  const { kind, entity } = plan;
+  const { eventDateOffsets, dateEnds, dateVenue } = snapshot;
+  let node = -1;
+  if (kind === 'venue') {
+    for (let i = eventDateOffsets[event]!; i < eventDateOffsets[event + 1]! && node < 0; i++) if (dateVenue[i] === entity && dateEnds[i]! > t) node = i;
+  } else if (listsEntity(kind === 'category' ? snapshot.eventCategories : snapshot.eventOrganizers, event, entity) && snapshot.walk.eventLastEnd[event]! > t) {
+    node = eventDateOffsets[event]!;
+    while (!(dateEnds[node]! > t)) node++;
+  }
+  if (node < 0) return 0;
+  hits.add(event, 1, -1);
+  const venue = dateVenue[node]!;
+  if (hits.venues && venue >= 0) hits.venues[venue] = hits.venues[venue]! + 1;
+  return 1;
+}
+
+/** Whether the event lists the entity. */
+function listsEntity({ offsets, values }: SortedLists<Uint32Array>, event: number, entity: number): boolean {
+  for (let k = offsets[event]!; k < offsets[event + 1]!; k++) if (values[k] === entity) return true;
+  return false;
 }
 
 /**
