@@ -300,11 +300,14 @@ export function describeDatabaseUrl(url: string): string {
 }
 
 /**
- * SQLSTATEs of a schema or table that vanished. Kysely's migrator first reads the tables of every
- * schema, resolving each by name, so a schema dropped meanwhile (parallel test files, deployments
- * sharing a server) fails that read; nothing has been migrated yet, and reading again succeeds.
+ * SQLSTATEs of a schema, table or column that vanished. Kysely's migrator first reads the tables of
+ * every schema, resolving each by name (and each column by name, in `pg_get_serial_sequence`), so a
+ * schema dropped meanwhile (parallel test files, deployments sharing a server) fails that read:
+ * `schema "…" does not exist`, `relation "…" does not exist`, or `column "key_hash" of relation
+ * "caller_costs" does not exist` (42703, seen in CI on 2026-11-29). Nothing has been migrated yet, and
+ * reading again succeeds.
  */
-const VANISHED_DURING_CATALOGUE_READ = new Set(['3F000', '42P01']);
+const VANISHED_DURING_CATALOGUE_READ = new Set(['3F000', '42P01', '42703']);
 const CATALOGUE_READS = 3;
 
 /** Runs `migrate` again (up to three runs in all) while it fails that way before migrating anything. */

@@ -5,7 +5,8 @@ import { retryVanishedCatalogueReads } from '../../src/db/open-database.js';
 /**
  * Kysely's migrator first reads the tables of every schema by name; a schema dropped meanwhile (a
  * parallel test file, another deployment on the server) fails that read before anything is migrated.
- * Seen once in CI as `Migration (unknown) failed: schema "test_…" does not exist`.
+ * Seen in CI as `Migration (unknown) failed: schema "test_…" does not exist`, and as `column "key_hash" of
+ * relation "caller_costs" does not exist` (the column read by name as its table was dropped).
  */
 function migrations(outcomes: MigrationResultSet[]) {
   let runs = 0;
@@ -22,6 +23,12 @@ describe('retryVanishedCatalogueReads', () => {
     const run = migrations([vanished('3F000'), vanished('42P01'), migrated]);
     expect(await retryVanishedCatalogueReads(run.migrate)).toBe(migrated);
     expect(run.runs()).toBe(3);
+  });
+
+  it('reads it again when a column vanished during the read (its table dropped with its schema)', async () => {
+    const run = migrations([vanished('42703'), migrated]);
+    expect(await retryVanishedCatalogueReads(run.migrate)).toBe(migrated);
+    expect(run.runs()).toBe(2);
   });
 
   it('gives up after three runs with the last failure', async () => {
