@@ -28,11 +28,6 @@ const keptMatches = new WeakMap<CalendarSnapshot, LRUCache<string, Promise<WordM
  * by PostgreSQL's trigram index once, the catalogue names (a few thousand) in memory. Throws
  * DataVersionMoved when the database already holds a newer version than the snapshot.
  */
-/** Every word's matches (`wordMatch`), in the words' order. */
-export function wordMatches(db: Kysely<Database>, snapshot: CalendarSnapshot, words: readonly string[], mode: SearchMode): Promise<WordMatch[]> {
-  return Promise.all(words.map((word) => wordMatch(db, snapshot, word, mode)));
-}
-
 export function wordMatch(db: Kysely<Database>, snapshot: CalendarSnapshot, word: string, mode: SearchMode): Promise<WordMatch> {
   let kept = keptMatches.get(snapshot);
   if (!kept) {
@@ -52,6 +47,11 @@ export function wordMatch(db: Kysely<Database>, snapshot: CalendarSnapshot, word
     match.catch(() => cache.delete(key));
   }
   return match;
+}
+
+/** Every word's matches (`wordMatch`), in the words' order. */
+export function wordMatches(db: Kysely<Database>, snapshot: CalendarSnapshot, words: readonly string[], mode: SearchMode): Promise<WordMatch[]> {
+  return Promise.all(words.map((word) => wordMatch(db, snapshot, word, mode)));
 }
 
 async function computeWordMatch(db: Kysely<Database>, snapshot: CalendarSnapshot, word: string, mode: SearchMode): Promise<WordMatch> {
