@@ -109,8 +109,16 @@ try {
           `   p50 ${load.p50Ms.toFixed(2).padStart(7)} ms  p99 ${load.p99Ms.toFixed(2).padStart(7)} ms  p99/p50 ${(load.p99Ms / load.p50Ms).toFixed(2)}`,
       );
     }
+    // Each round apart: on a shared machine one round can run slower throughout (the same code's CPU per
+    // request varies by a third from round to round), and the tail follows it; the spread says how far to
+    // trust the medians.
+    for (const [name, all] of loads) {
+      const each = all.map((l) => `${l.cpuPerRequest.toFixed(0)} µs ${(l.p99Ms / l.p50Ms).toFixed(2)}`).join(' · ');
+      console.log(`    ${name.padEnd(30)} rounds (CPU/req, p99/p50): ${each}`);
+    }
     const [ours, theirs] = [summary.get(servers[0]![0])!, summary.get(servers[1]![0])!];
-    console.log(`  project / Mercurius CPU per request: ${(ours.cpuPerRequest / theirs.cpuPerRequest).toFixed(2)}`);
+    const perRound = loads.get(servers[0]![0])!.map((l, i) => (l.cpuPerRequest / loads.get(servers[1]![0])![i]!.cpuPerRequest).toFixed(2));
+    console.log(`  project / Mercurius CPU per request: ${(ours.cpuPerRequest / theirs.cpuPerRequest).toFixed(2)} (round by round: ${perRound.join(', ')})`);
     const earlier = before ? summary.get(servers[2]![0]) : undefined;
     if (earlier) console.log(`  project / version before CPU per request: ${(ours.cpuPerRequest / earlier.cpuPerRequest).toFixed(2)}`);
   }
