@@ -67,6 +67,16 @@ function isDataVersionPoll(node: RootOperationNode): boolean {
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const ownDatabase = !options.database;
   const database = options.database ?? (await createTestDatabase());
+  try {
+    return await startOn(database, ownDatabase, options);
+  } catch (error) {
+    // A service that does not start (a setting it refuses, say) leaves no schema behind on PostgreSQL.
+    if (ownDatabase) await database.close();
+    throw error;
+  }
+}
+
+async function startOn(database: DatabaseHandle, ownDatabase: boolean, options: TestServerOptions): Promise<TestServer> {
   if (options.calendar) await importCalendar(database.db, options.calendar);
   const redisUrl = options.redisUrl ?? process.env['REDIS_URL'];
   const cacheNamespace = options.cacheNamespace ?? `test:${randomBytes(6).toString('hex')}`;
