@@ -954,14 +954,18 @@ function addClosedCounts(snapshot: CalendarSnapshot, indexes: CountIndexes, t: n
 
 /** The closed form's node at t of one event (its first date not ended), if it has one: its count (0 or 1), its facets added into `hits`. */
 function addClosedEvent(snapshot: CalendarSnapshot, event: number, t: number, hits: FacetHits): number {
-  if (!(snapshot.walk.eventLastEnd[event]! > t)) return 0;
-  const { eventDateOffsets, dateEnds, dateVenue } = snapshot;
-  let date = eventDateOffsets[event]!;
-  while (!(dateEnds[date]! > t)) date++;
-  hits.add(event, 1, -1);
-  const venue = dateVenue[date]!;
-  if (hits.venues && venue >= 0) hits.venues[venue] = hits.venues[venue]! + 1;
+  const date = firstDateNotEnded(snapshot, event, t);
+  if (date < 0) return 0;
+  hits.add(event, 1, date);
   return 1;
+}
+
+/** The event's first date that has not ended at t, or -1 when every one has. */
+function firstDateNotEnded(snapshot: CalendarSnapshot, event: number, t: number): number {
+  if (!(snapshot.walk.eventLastEnd[event]! > t)) return -1;
+  let date = snapshot.eventDateOffsets[event]!;
+  while (!(snapshot.dateEnds[date]! > t)) date++;
+  return date;
 }
 
 /** How many of the entity's values (last ends) are after t. */
@@ -1026,14 +1030,11 @@ function addEntityEvent(snapshot: CalendarSnapshot, plan: EntityClosedFormPlan, 
   let node = -1;
   if (kind === 'venue') {
     for (let i = eventDateOffsets[event]!; i < eventDateOffsets[event + 1]! && node < 0; i++) if (dateVenue[i] === entity && dateEnds[i]! > t) node = i;
-  } else if (listsEntity(kind === 'category' ? snapshot.eventCategories : snapshot.eventOrganizers, event, entity) && snapshot.walk.eventLastEnd[event]! > t) {
-    node = eventDateOffsets[event]!;
-    while (!(dateEnds[node]! > t)) node++;
+  } else if (listsEntity(kind === 'category' ? snapshot.eventCategories : snapshot.eventOrganizers, event, entity)) {
+    node = firstDateNotEnded(snapshot, event, t);
   }
   if (node < 0) return 0;
-  hits.add(event, 1, -1);
-  const venue = dateVenue[node]!;
-  if (hits.venues && venue >= 0) hits.venues[venue] = hits.venues[venue]! + 1;
+  hits.add(event, 1, node);
   return 1;
 }
 
