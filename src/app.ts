@@ -26,6 +26,7 @@ import { RESPONSE_TTL_MS, ResponsePolicies } from './http/response-policy.js';
 import { loadPersistedDocuments, PersistedQueryStore } from './http/persisted-queries.js';
 import { CdnPurger } from './cdn/cdn-purger.js';
 import { purgeTargetsOf } from './cdn/purge-targets.js';
+import { DEFAULT_DEMO_EVENTS } from './demo/demo-size.js';
 
 export interface RunningService {
   url: string;
@@ -82,13 +83,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     }));
   // MIGRATE=auto migrates (refusing a read-only database); off refuses a schema older than this code.
   await prepareSchema(database, config.MIGRATE, logger);
-  // Never on a read-only database (a replica): it could not be written, and the primary seeds its own.
-  if ((options.seedWhenEmpty ?? true) && !database.readOnly) {
-    // Loaded only when asked for: the demo generator is large and tests never seed.
-    const { seedDemoCalendarIfEmpty } = await import('./demo/seed-if-empty.js');
-    const seeded = await seedDemoCalendarIfEmpty(database.db, { events: config.DEMO_EVENTS, today: clock() });
-    if (seeded) logger.info({ events: seeded.events }, 'database was empty: seeded the demo calendar');
-  }
+  await seedOrSayEmpty(config, database, logger, clock, options.seedWhenEmpty ?? true);
 
   const schemaSource = loadSchemaSource();
   const schema = buildExecutableSchema(schemaSource);
@@ -216,6 +211,29 @@ export async function startService(config: Config, options: StartOptions = {}): 
       if (!options.database) await database.close();
     },
   };
+}
+
+/**
+ * An empty calendar at start: the embedded database (the quick start) gets the demo calendar, a
+ * PostgreSQL only when DEMO_EVENTS asks for it; otherwise one line says how to load one.
+ */
+async function seedOrSayEmpty(config: Config, database: DatabaseHandle, logger: Logger, clock: () => Date, seedWhenEmpty: boolean): Promise<void> {
+  if (!seedWhenEmpty) return;
+  const demoEvents = config.DEMO_EVENTS ?? (config.DATABASE_URL ? 0 : DEFAULT_DEMO_EVENTS);
+  // Never on a read-only database (a replica): it could not be written, and the primary seeds its own.
+  if (demoEvents > 0 && !database.readOnly) {
+    // Loaded only when asked for: the demo generator is large and tests never seed.
+    const { seedDemoCalendarIfEmpty } = await import('./demo/seed-if-empty.js');
+    const seeded = await seedDemoCalendarIfEmpty(database.db, { events: demoEvents, today: clock() });
+    if (seeded) logger.info({ events: seeded.events }, 'database was empty: seeded the demo calendar');
+    return;
+  }
+  const anyEvent = await database.readDb.selectFrom('events').select('id').limit(1).executeTakeFirst();
+  if (!anyEvent) {
+    logger.info(
+      'the calendar is empty: load one with `calendar import FILE` (docs/import-format.md); `calendar seed` or DEMO_EVENTS=N loads the demo calendar',
+    );
+  }
 }
 
 /** The CDN purger when the settings name somewhere to purge (docs/cdn.md#purging-on-import). */

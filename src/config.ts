@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { malformedPostgresUrl, readReplicaUrls } from './db/postgres-url.js';
 import { trustedProxies } from './identity/client-address.js';
 import { DEFAULT_EXECUTION_SLOTS } from './http/fair-executions.js';
+import { MAX_DEMO_EVENTS } from './demo/demo-size.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -123,7 +124,11 @@ const ConfigSchema = z.object({
   /** The Cloudflare API (a stand-in in tests). */
   CLOUDFLARE_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.cloudflare.com/client/v4'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  DEMO_EVENTS: z.coerce.number().int().min(0).max(1_000_000).default(2000),
+  /**
+   * Size of the demo calendar seeded into an empty database. Unset: the embedded database (no
+   * DATABASE_URL) gets DEFAULT_DEMO_EVENTS (src/demo/demo-size.ts), a PostgreSQL none: nothing invented reaches a real one.
+   */
+  DEMO_EVENTS: z.coerce.number().int().min(0).max(MAX_DEMO_EVENTS).optional(),
   /** Testing aid: a fixed "now" (ISO 8601) instead of the wall clock. */
   CALENDAR_NOW: z.iso.datetime({ offset: true }).optional(),
 

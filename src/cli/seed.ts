@@ -2,8 +2,8 @@ import { defineCommand } from './command.js';
 import { exactOperands, flag, optionText, wholeNumber } from './command-line.js';
 import { formatImportSummary, progressReporter } from './import.js';
 import { withMigratedDatabase } from './with-migrated-database.js';
+import { DEFAULT_DEMO_EVENTS, MAX_DEMO_EVENTS } from '../demo/demo-size.js';
 
-const MAX_EVENTS = 1_000_000;
 const MAX_SEED = 0xffffffff;
 
 /** `calendar seed`: generates the demo calendar around today and streams it through the import. */
@@ -14,14 +14,14 @@ export const seedCommand = defineCommand({
 Generates the deterministic demo calendar relative to today (CALENDAR_NOW when set) and imports
 it like a calendar file.`,
   options: {
-    events: { value: 'N', description: `number of demo events, 0 to ${MAX_EVENTS} (default 2000)` },
+    events: { value: 'N', description: `number of demo events, 0 to ${MAX_DEMO_EVENTS} (default ${DEFAULT_DEMO_EVENTS})` },
     seed: { value: 'S', description: `random seed, 0 to ${MAX_SEED}; the same seed on the same day gives the same calendar (default 1)` },
     replace: { description: 'remove the events the demo calendar does not list' },
   },
   parse: (line) => {
     exactOperands(line, []);
     return {
-      events: wholeNumber('events', optionText(line, 'events', '2000'), 0, MAX_EVENTS),
+      events: wholeNumber('events', optionText(line, 'events', String(DEFAULT_DEMO_EVENTS)), 0, MAX_DEMO_EVENTS),
       seed: wholeNumber('seed', optionText(line, 'seed', '1'), 0, MAX_SEED),
       replace: flag(line, 'replace'),
     };
