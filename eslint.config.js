@@ -10,7 +10,7 @@ import tseslint from 'typescript-eslint';
 export default defineConfig(
   {
     // Generated (codegen, the client's build) or not ours (dependencies, the embedded database's data).
-    ignores: ['generated/', 'packages/client/dist/', 'packages/client/src/generated/', 'node_modules/', '.data/'],
+    ignores: ['generated/', 'dist/', 'packages/client/dist/', 'packages/client/src/generated/', 'node_modules/', '.data/'],
   },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,

@@ -14,6 +14,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // dist/ from the sources under test: the process tests run it (test/support/build-before-tests.ts).
+    globalSetup: ['test/support/build-before-tests.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // PGlite instances are memory hungry at start; two workers fit the 2-core machine.

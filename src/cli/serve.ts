@@ -3,6 +3,7 @@ import type { RunningService } from '../app.js';
 import type { Config } from '../config.js';
 import { defineCommand } from './command.js';
 import { exactOperands } from './command-line.js';
+import { SERVICE_VERSION } from '../service-version.js';
 import { allocationSitePretenuring, missingServeV8Flags, missingServeV8FlagsWarning, semiSpaceCapMb, workerExecArgv } from './serve-v8-flags.js';
 
 /**
@@ -48,6 +49,7 @@ function startupFields(config: Config, service: RunningService, tracing: string 
     },
     tracing: tracing ?? 'off',
     logLevel: config.LOG_LEVEL,
+    release: SERVICE_VERSION,
     node: process.version,
     // The young generation's semi-space cap (MB), null when V8 sizes it itself (serve-v8-flags.ts says why 8).
     semiSpaceCapMb: semiSpaceCapMb(),
@@ -60,11 +62,12 @@ function startupFields(config: Config, service: RunningService, tracing: string 
 /** `calendar serve`: runs the API until SIGINT/SIGTERM (what `npm start` does). */
 export const serveCommand = defineCommand({
   name: 'serve',
-  summary: 'run the API (migrates, seeds the demo calendar into an empty database)',
+  summary: 'run the API (migrates; the demo calendar into an empty embedded database)',
   description: `
 Runs the API until SIGINT or SIGTERM, then closes it and exits with status 0. At start it
-migrates the database and seeds the demo calendar (DEMO_EVENTS events) into a database without
-events, then prints "... listening on <url>" on stdout. Configured by environment variables
+migrates the database and, on the embedded database (no DATABASE_URL), seeds the demo calendar
+into one without events (DEMO_EVENTS events, 2000 when unset; a PostgreSQL only when DEMO_EVENTS is
+set), then prints "... listening on <url>" on stdout. Configured by environment variables
 (PORT, HOST, DATABASE_URL, CALENDAR_DATA_DIR, LOG_LEVEL, OTEL_*, ...: README.md, Configuration).
 Logs are JSON lines on stderr: one at start, one per request, two at shutdown (docs/operating.md).
 WORKERS=N (or auto: one per core) runs N worker processes behind the one port, each a whole

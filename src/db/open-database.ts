@@ -185,6 +185,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     }
   }
 
+  if (!embeddedDatabaseInstalled()) {
+    throw new StartupError(
+      'The embedded database needs the optional package @electric-sql/pglite, which is not installed (an installation with --omit=optional): set DATABASE_URL to a PostgreSQL, or install it',
+    );
+  }
   // One process per data directory, taken before PGlite touches a file (data-dir-lock.ts says why).
   const lock = options.dataDir === 'memory://' ? undefined : lockDataDir(options.dataDir);
   // On a thread of its own, so that a heavy statement does not hold this thread's event loop.
@@ -222,6 +227,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 }
 
 /** Whether the server takes no writes: a hot standby (a streaming replica), or read-only by default. */
+/** PGlite is an optional dependency: an installation for PostgreSQL alone may leave it out. */
+function embeddedDatabaseInstalled(): boolean {
+  try {
+    import.meta.resolve('@electric-sql/pglite');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function isReadOnly(pool: pg.Pool): Promise<boolean> {
   const { rows } = await pool.query<{ read_only: boolean }>(
     `select pg_is_in_recovery() or current_setting('transaction_read_only') = 'on' as read_only`,

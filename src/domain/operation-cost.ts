@@ -92,7 +92,7 @@ function fieldsOf(selectionSet: SelectionSetNode, fragments: ReadonlyMap<string,
   return fields;
 }
 
-/** The value of a root field's argument, variables filled in (made by a function: a named arrow here would be named per call by tsx's esbuild). */
+/** The value of a root field's argument, variables filled in. */
 function argumentReader(field: RootField, variables: Readonly<Record<string, unknown>>): (name: string) => unknown {
   return (name) => {
     const node = field.args.find((a) => a.name.value === name);

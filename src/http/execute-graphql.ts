@@ -112,8 +112,6 @@ interface Seen {
   executed: Pick<ExecutionArgs, 'document' | 'operationName' | 'contextValue' | 'variableValues'> | undefined;
 }
 
-// The watchers are made by functions that return them: an arrow in a property or a `const` would be
-// named by tsx's esbuild (keepNames) on every request.
 function watchedParse(parse: ReturnType<GetEnveloped>['parse'], seen: Seen): (source: string) => DocumentNode {
   return (source) => {
     try {

@@ -222,8 +222,7 @@ async function execute(
   // A caller whose budget cannot pay one point is refused now, not after waiting for its turn.
   const spent = budget?.refuseIfSpent();
   if (budget && spent) return { result: { errors: [budget.refusal(spent)] }, executed: false };
-  // The execution is passed inline (a named `const` closure would be named by tsx's esbuild on every
-  // request). A refresh of a stale answer has no client to leave.
+  // A refresh of a stale answer has no client to leave.
   const gone = background ? undefined : socketDestroyed(req);
   const executed = await options.executions.run(caller, async (waitedMs: number): Promise<GraphQLOutcome> => {
     const helixRequest = { body: params, headers: background ? {} : req.headers, method, query: background || url.search === '' ? {} : Object.fromEntries(url.searchParams) };

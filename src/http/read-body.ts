@@ -9,8 +9,7 @@ export class BodyTooLargeError extends Error {}
 export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLargeError());
-  // The listeners stay until the request is done (a settled promise ignores what they say later), and
-  // are passed inline: tsx's esbuild (keepNames) would otherwise name each closure per request.
+  // The listeners stay until the request is done (a settled promise ignores what they say later).
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -20,14 +20,42 @@ interface Asset {
 /**
  * The sandbox is served entirely from our origin (no CDN: it works offline and under a strict
  * Content-Security-Policy): GraphiQL's browser build and React's UMD files from node_modules.
- * Their versions are part of the URL, so the files can be cached as immutable.
+ * Their versions are part of the URL, so the files can be cached as immutable. They are optional
+ * dependencies, found when the sandbox is first asked for: an installation without them
+ * (`--omit=optional`) serves the API all the same, and the page says what is missing.
  */
-const graphiql = packageFile('graphiql', 'graphiql.min.js');
-const graphiqlCss = packageFile('graphiql', 'graphiql.min.css');
-const react = packageFile('react', 'umd/react.production.min.js');
-const reactDom = packageFile('react-dom', 'umd/react-dom.production.min.js');
+interface SandboxFiles {
+  prefix: string;
+  page: string;
+  assets: Record<string, Asset>;
+}
 
-export const SANDBOX_ASSET_PREFIX = `/sandbox/${graphiql.version}-${react.version}/`;
+const SANDBOX_PACKAGES = ['graphiql', 'react', 'react-dom'];
+
+function findSandboxFiles(): SandboxFiles | null {
+  try {
+    const graphiql = packageFile('graphiql', 'graphiql.min.js');
+    const graphiqlCss = packageFile('graphiql', 'graphiql.min.css');
+    const react = packageFile('react', 'umd/react.production.min.js');
+    const reactDom = packageFile('react-dom', 'umd/react-dom.production.min.js');
+    const prefix = `/sandbox/${graphiql.version}-${react.version}/`;
+    const assets: Record<string, Asset> = {
+      'graphiql.min.js': { type: 'text/javascript; charset=utf-8', load: fromFile(graphiql.path) },
+      'graphiql.min.css': { type: 'text/css; charset=utf-8', load: fromFile(graphiqlCss.path) },
+      'react.production.min.js': { type: 'text/javascript; charset=utf-8', load: fromFile(react.path) },
+      'react-dom.production.min.js': { type: 'text/javascript; charset=utf-8', load: fromFile(reactDom.path) },
+      'sandbox.js': { type: 'text/javascript; charset=utf-8', load: () => Buffer.from(BOOT_SCRIPT) },
+    };
+    return { prefix, page: sandboxPage(prefix), assets };
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'MODULE_NOT_FOUND') return null;
+    throw error;
+  }
+}
+
+// Process-wide: the packages installed do not change while the process runs.
+let sandboxFiles: SandboxFiles | null | undefined;
+const installedSandbox = (): SandboxFiles | null => (sandboxFiles === undefined ? (sandboxFiles = findSandboxFiles()) : sandboxFiles);
 
 /** At this width and below, the sandbox stacks its panes. */
 const PHONE_MAX_WIDTH_PX = 700;
@@ -71,14 +99,6 @@ const BOOT_SCRIPT = `(function () {
 
 const fromFile = (path: string) => () => readFileSync(path);
 
-const ASSETS: Record<string, Asset> = {
-  'graphiql.min.js': { type: 'text/javascript; charset=utf-8', load: fromFile(graphiql.path) },
-  'graphiql.min.css': { type: 'text/css; charset=utf-8', load: fromFile(graphiqlCss.path) },
-  'react.production.min.js': { type: 'text/javascript; charset=utf-8', load: fromFile(react.path) },
-  'react-dom.production.min.js': { type: 'text/javascript; charset=utf-8', load: fromFile(reactDom.path) },
-  'sandbox.js': { type: 'text/javascript; charset=utf-8', load: () => Buffer.from(BOOT_SCRIPT) },
-};
-
 /** The example the sandbox opens with: it runs as it is. */
 export const EXAMPLE_QUERY = `# Event calendar API: a read-only GraphQL endpoint.
 # Press the run button (or Ctrl-Enter) to run this query.
@@ -101,14 +121,14 @@ query UpcomingEvents {
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-const PAGE = `<!doctype html>
+const sandboxPage = (prefix: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Event calendar API · sandbox</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="${SANDBOX_ASSET_PREFIX}graphiql.min.css">
+<link rel="stylesheet" href="${prefix}graphiql.min.css">
 <style>
 html, body, #graphiql { height: 100%; margin: 0; }
 #subscribe-feed { position: fixed; right: 12px; bottom: 8px; z-index: 10; font: 12px/1.4 system-ui, sans-serif; color: inherit; opacity: .75; }
@@ -134,10 +154,10 @@ html, body, #graphiql { height: 100%; margin: 0; }
 <body>
 <a id="subscribe-feed" title="The events filter of the variables as an iCalendar feed">Subscribe (iCalendar feed)</a>
 <div id="graphiql" data-default-query="${escapeHtml(EXAMPLE_QUERY)}">Loading the sandbox…</div>
-<script src="${SANDBOX_ASSET_PREFIX}react.production.min.js"></script>
-<script src="${SANDBOX_ASSET_PREFIX}react-dom.production.min.js"></script>
-<script src="${SANDBOX_ASSET_PREFIX}graphiql.min.js"></script>
-<script src="${SANDBOX_ASSET_PREFIX}sandbox.js"></script>
+<script src="${prefix}react.production.min.js"></script>
+<script src="${prefix}react-dom.production.min.js"></script>
+<script src="${prefix}graphiql.min.js"></script>
+<script src="${prefix}sandbox.js"></script>
 </body>
 </html>
 `;
@@ -154,16 +174,30 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** What a browser is shown where the sandbox's optional packages were left out of the installation. */
+const NOT_INSTALLED_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Event calendar API</title></head>
+<body style="font: 16px/1.5 system-ui, sans-serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem">
+<h1>Event calendar API</h1>
+<p>This is a GraphQL endpoint: send queries with <code>POST</code> and <code>Content-Type: application/json</code>.
+The interactive sandbox is not installed on this server (its browser files come from the optional packages
+${SANDBOX_PACKAGES.map((name) => `<code>${name}</code>`).join(', ')}).</p>
+</body>
+</html>
+`;
+
 /** Spec: "Sandbox: same URL, opened by a request that accepts HTML." */
 export function sendSandboxPage(res: ServerResponse): void {
+  const page = installedSandbox()?.page ?? NOT_INSTALLED_PAGE;
   res.writeHead(200, {
     'Content-Type': 'text/html; charset=utf-8',
-    'Content-Length': Buffer.byteLength(PAGE),
+    'Content-Length': Buffer.byteLength(page),
     'Content-Security-Policy': CONTENT_SECURITY_POLICY,
     'Cache-Control': 'no-cache',
     Vary: 'Accept',
   });
-  res.end(PAGE);
+  res.end(page);
 }
 
 /** Process-wide: the sandbox's files (from node_modules, the same for every server), read and compressed once. */
@@ -171,9 +205,10 @@ const loaded = new Map<string, { raw: Buffer; gzip: Buffer }>();
 
 /** Serves one sandbox file; false when the path names none (the caller answers 404). */
 export function sendSandboxAsset(req: IncomingMessage, res: ServerResponse, path: string): boolean {
-  if (!path.startsWith(SANDBOX_ASSET_PREFIX)) return false;
-  const name = path.slice(SANDBOX_ASSET_PREFIX.length);
-  const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+  const sandbox = installedSandbox();
+  if (!sandbox || !path.startsWith(sandbox.prefix)) return false;
+  const name = path.slice(sandbox.prefix.length);
+  const asset = Object.hasOwn(sandbox.assets, name) ? sandbox.assets[name] : undefined;
   if (!asset) return false;
   let bytes = loaded.get(name);
   if (!bytes) {

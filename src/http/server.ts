@@ -137,7 +137,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
       return handleIcsFeed(req, res, url, { ...options.icsFeed, answers, sharedCaches: options.sharedCaches, executions, shareOf, budgets: options.budgets, usage: options.usage });
     }
     if (path === '/widget' || path.startsWith('/widget/')) {
-      if (await handleWidget(req, res, url)) return;
+      if (handleWidget(req, res, url)) return;
     }
     if (path.startsWith(DEMO_PICTURES_PREFIX)) {
       if (sendDemoPicture(req, res, path)) return;

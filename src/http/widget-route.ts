@@ -1,41 +1,26 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { sendRequestError } from './respond.js';
 
-const WIDGET_ENTRY = fileURLToPath(new URL('../client/widget/main.ts', import.meta.url));
+/**
+ * The widget's script, bundled for browsers by `npm run build` (scripts/build.mjs) from
+ * `src/client/widget/main.ts`. The same path from `src/http/` (tests) and `dist/http/` (production).
+ */
+const WIDGET_BUNDLE = new URL('../../dist/widget/widget.js', import.meta.url);
 
 interface WidgetScript {
-  code: string;
+  code: Buffer;
   etag: string;
 }
 
-// Process-wide: one bundle, built on first request: the widget changes only with a deploy, and
-// starting the service (and every test) should not pay for esbuild.
-let script: Promise<WidgetScript> | null = null;
+// Process-wide: one file, read on first request (the widget changes only with a deploy).
+let script: WidgetScript | null = null;
 
-async function bundleWidget(): Promise<WidgetScript> {
-  // Imported here, not at the top: esbuild is a devDependency, and without it only /widget fails.
-  const { build } = await import('esbuild');
-  const result = await build({
-    entryPoints: [WIDGET_ENTRY],
-    write: false,
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2020',
-    legalComments: 'none',
-  });
-  const code = result.outputFiles[0]!.text;
-  return { code, etag: `"${createHash('sha256').update(code).digest('base64url').slice(0, 27)}"` };
-}
-
-function widgetScript(): Promise<WidgetScript> {
-  script ??= bundleWidget().catch((error: unknown) => {
-    script = null; // let the next request try again
-    throw error;
-  });
+function widgetScript(): WidgetScript {
+  if (script) return script;
+  const code = readFileSync(WIDGET_BUNDLE);
+  script = { code, etag: `"${createHash('sha256').update(code).digest('base64url').slice(0, 27)}"` };
   return script;
 }
 
@@ -74,16 +59,16 @@ const PAGE = `<!doctype html>
 const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src * data:; connect-src 'self'; base-uri 'none'; form-action 'none'";
 
-function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
   res.writeHead(status, { ...headers, 'Content-Length': String(Buffer.byteLength(body)) });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 /**
  * Serves the embeddable event widget: `GET /widget` (a page showing it) and `GET /widget/widget.js`
- * (the script, bundled from `src/client/widget/main.ts`). Answers false for any other path.
+ * (the script, bundled ahead of time by `npm run build`). Answers false for any other path.
  */
-export async function handleWidget(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+export function handleWidget(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
   const path = url.pathname;
   const isPage = path === '/widget' || path === '/widget/';
   const isScript = path === '/widget/widget.js';
@@ -100,9 +85,10 @@ export async function handleWidget(req: IncomingMessage, res: ServerResponse, ur
 
   let bundle: WidgetScript;
   try {
-    bundle = await widgetScript();
+    bundle = widgetScript();
   } catch (error) {
-    sendRequestError(res, `The widget script could not be built: ${(error as Error).message}`, 'INTERNAL_SERVER_ERROR', 500);
+    // Only a checkout whose build never ran (a release always ships the bundle).
+    sendRequestError(res, `The widget script is not built (run npm run build): ${(error as Error).message}`, 'INTERNAL_SERVER_ERROR', 500);
     return true;
   }
   const headers = {

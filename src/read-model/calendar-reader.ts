@@ -113,7 +113,6 @@ export class CalendarReader {
   eventsPage(request: EventsPageRequest): Promise<EventsPage> {
     return this.consistently(async (snapshot) => {
       const q = request.query;
-      // No named closure for the matches: tsx's keepNames would name it on every request.
       let result = findResultPage(snapshot, { ...request, words: await wordMatches(this.db, snapshot, q.searchWords, 'literal') });
       // "A literal match anywhere means no approximate matches."
       if (q.searchWords.length > 0 && result.totalCount === 0) {

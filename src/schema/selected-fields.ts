@@ -9,7 +9,6 @@ function forEachSelectedField(
   for (const set of selectionSets) visitFields(set, fragments, visit);
 }
 
-// A function of its own, not a named closure per call (tsx's keepNames would name one on every call).
 function visitFields(set: SelectionSetNode | undefined, fragments: Record<string, FragmentDefinitionNode>, visit: (field: FieldNode) => void): void {
   for (const selection of set?.selections ?? []) {
     if (selection.kind === Kind.FIELD) visit(selection);

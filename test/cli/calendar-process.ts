@@ -21,10 +21,16 @@ export function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...inherited, ...env };
 }
 
+/** Another installation of the command (the packed release installed in a folder) and where it runs. */
+export interface Installed {
+  bin: string;
+  cwd: string;
+}
+
 /** `node bin/calendar.js ...args` to its end, on the Node that runs the tests. */
-export function runCalendar(args: readonly string[], env: Record<string, string>): Promise<Run> {
+export function runCalendar(args: readonly string[], env: Record<string, string>, installed?: Installed): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: cliEnv(env), timeout: 120_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [installed?.bin ?? BIN, ...args], { env: cliEnv(env), timeout: 120_000, cwd: installed?.cwd }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
       resolve({ code, signal: error?.signal ?? null, stdout, stderr });
     });
@@ -39,8 +45,8 @@ export interface ServeProcess {
 }
 
 /** `node bin/calendar.js serve` in the background, its output kept. */
-export function startServe(env: Record<string, string>): ServeProcess {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+export function startServe(env: Record<string, string>, installed?: Installed): ServeProcess {
+  const child = spawn(process.execPath, [installed?.bin ?? BIN, 'serve'], { env: cliEnv(env), cwd: installed?.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

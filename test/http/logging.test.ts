@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -94,6 +95,8 @@ describe(`logging of calendar serve (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`,
       http: { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 10_000 },
       tracing: 'off',
       logLevel: 'debug',
+      // The release a node runs: package.json's version.
+      release: (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version,
       node: process.version,
       // Started as `node bin/calendar.js serve`, without npm start's V8 flags: V8's defaults (and the
       // warning below), in the process spawned.

@@ -10,7 +10,7 @@ import * as dataVersionPurges from './2026-11-28-0008-data-version-purges.js';
 import * as callerCosts from './2026-11-28-0009-caller-costs.js';
 import * as deprecatedUses from './2026-11-28-0010-deprecated-uses.js';
 
-/** Every migration, by its timestamped name. Listed statically so bundlers and tsx need no file scanning. */
+/** Every migration, by its timestamped name. Listed statically: no file scanning at run time, from src/ or dist/. */
 export const migrations: Record<string, Migration> = {
   '2026-11-21-0001-calendar-core': calendarCore,
   '2026-11-21-0002-unpublished-events-index': unpublishedEventsIndex,
