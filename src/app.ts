@@ -72,6 +72,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
       url: config.DATABASE_URL,
       dataDir: config.CALENDAR_DATA_DIR,
       schema: config.DATABASE_SCHEMA,
+      // MIGRATE=off never writes the schema, nor creates it (the serving role of docs/operating.md may not).
+      createSchema: config.MIGRATE === 'auto',
       poolSize: config.DATABASE_POOL_SIZE,
       acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
       statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,

@@ -14,7 +14,12 @@ export async function withMigratedDatabase<T>(work: (db: Kysely<Database>, confi
   const { openDatabase } = await import('../db/open-database.js');
   const { prepareSchema } = await import('../db/prepare-schema.js');
   const config = readConfig();
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.CALENDAR_DATA_DIR, schema: config.DATABASE_SCHEMA });
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.CALENDAR_DATA_DIR,
+    schema: config.DATABASE_SCHEMA,
+    createSchema: config.MIGRATE === 'auto',
+  });
   try {
     await prepareSchema(database, config.MIGRATE);
     return await work(database.db, config);
