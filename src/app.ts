@@ -83,7 +83,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       listenUrl: config.DATABASE_LISTEN_URL,
     }));
   // MIGRATE=auto migrates (refusing a read-only database); off refuses a schema older than this code.
-  await prepareSchema(database, config.MIGRATE, logger);
+  await prepareSchema(database, { migrate: config.MIGRATE, servingRole: config.DATABASE_SERVING_ROLE }, logger);
   // Never on a read-only database (a replica): it could not be written, and the primary seeds its own.
   if ((options.seedWhenEmpty ?? true) && !database.readOnly) {
     // Loaded only when asked for: the demo generator is large and tests never seed.

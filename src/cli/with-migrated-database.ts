@@ -21,7 +21,7 @@ export async function withMigratedDatabase<T>(work: (db: Kysely<Database>, confi
     createSchema: config.MIGRATE === 'auto',
   });
   try {
-    await prepareSchema(database, config.MIGRATE);
+    await prepareSchema(database, { migrate: config.MIGRATE, servingRole: config.DATABASE_SERVING_ROLE });
     return await work(database.db, config);
   } finally {
     await database.close();

@@ -53,7 +53,7 @@ describe.skipIf(!databaseUrl)('opening a schema on PostgreSQL: created only when
   it('with createSchema false (MIGRATE=off), leaves a missing schema missing, and the start is refused as unmigrated', async () => {
     const database = await openDatabase({ url: databaseUrl, dataDir: 'memory://', schema: missing, poolSize: 1, createSchema: false });
     try {
-      await expect(prepareSchema(database, 'off')).rejects.toThrow(`found no migrations in schema ${missing}`);
+      await expect(prepareSchema(database, { migrate: 'off' })).rejects.toThrow(`found no migrations in schema ${missing}`);
       const { rows } = await admin.query<{ present: boolean }>('select to_regnamespace($1) is not null as present', [missing]);
       expect(rows[0]!.present).toBe(false);
     } finally {
