@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCalendar } from '../cli/calendar-process.js';
+import { dropRoles } from '../support/postgres-roles.js';
 
 const databaseUrl = process.env['DATABASE_URL'];
 if (!databaseUrl) console.warn('DATABASE_SERVING_ROLE grant tests on PostgreSQL skipped: they need a PostgreSQL server (DATABASE_URL)');
@@ -73,8 +74,7 @@ describe.skipIf(!databaseUrl)('calendar migrate with DATABASE_SERVING_ROLE (Post
 
   afterAll(async () => {
     await admin.query(`drop schema if exists ${schema} cascade`);
-    await admin.query(`drop owned by ${role}`).catch(() => undefined);
-    await admin.query(`drop role if exists ${role}`);
+    await dropRoles(admin, [role]);
     await admin.end();
   });
 

@@ -3,17 +3,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/open-database.js';
 import { prepareSchema } from '../../src/db/prepare-schema.js';
+import { asRole, dropRoles } from '../support/postgres-roles.js';
 
 const databaseUrl = process.env['DATABASE_URL'];
 if (!databaseUrl) console.warn('schema creation tests skipped: they need a PostgreSQL server (DATABASE_URL)');
-
-/** DATABASE_URL with another user (the local server trusts 127.0.0.1). */
-function asRole(url: string, role: string): string {
-  const parsed = new URL(url);
-  parsed.username = role;
-  parsed.password = '';
-  return parsed.toString();
-}
 
 describe.skipIf(!databaseUrl)('opening a schema on PostgreSQL: created only when missing, and only when asked', () => {
   const suffix = randomBytes(6).toString('hex');
@@ -34,8 +27,7 @@ describe.skipIf(!databaseUrl)('opening a schema on PostgreSQL: created only when
   afterAll(async () => {
     await admin.query(`drop schema if exists ${owned} cascade`);
     await admin.query(`drop schema if exists ${missing} cascade`);
-    await admin.query(`drop owned by ${role}`).catch(() => undefined);
-    await admin.query(`drop role if exists ${role}`);
+    await dropRoles(admin, [role]);
     await admin.end();
   });
 
