@@ -88,7 +88,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
   if ((options.seedWhenEmpty ?? true) && !database.readOnly) {
     // Loaded only when asked for: the demo generator is large and tests never seed.
     const { seedDemoCalendarIfEmpty } = await import('./demo/seed-if-empty.js');
-    const seeded = await seedDemoCalendarIfEmpty(database.db, { events: config.DEMO_EVENTS, today: clock() });
+    const seeded = await seedDemoCalendarIfEmpty(database.db, { events: config.DEMO_EVENTS, today: clock() }).catch((error: unknown) => {
+      throw seedFailure(error);
+    });
     if (seeded) logger.info({ events: seeded.events }, 'database was empty: seeded the demo calendar');
   }
 
@@ -243,6 +245,19 @@ async function readiness(database: DatabaseHandle, readModel: ReadModel): Promis
   const schemaState = latest === LATEST_MIGRATION ? 'current' : 'newer';
   if (!readModel.ready) return { ready: false, database: 'reachable', schema: schemaState, reason: 'the read model of the calendar is being built' };
   return { ready: true, database: 'reachable', schema: schemaState };
+}
+
+/**
+ * A role that may not write the calendar (the serving role of docs/operating.md, "Database roles") cannot
+ * seed the demo into an empty one: one line saying what to do, instead of a stack.
+ */
+function seedFailure(error: unknown): unknown {
+  if ((error as { code?: unknown }).code !== '42501') return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new StartupError(
+    `The calendar holds no events, and the demo calendar cannot be seeded into it (${reason}: the role of DATABASE_URL may not ` +
+      'write the calendar). Import the calendar first (`calendar import`, as the owning role), or set DEMO_EVENTS=0 to serve it empty.',
+  );
 }
 
 function listenFailure(error: unknown): string {
