@@ -53,10 +53,9 @@ export async function checkServingRole(database: DatabaseHandle, role: string): 
  * of those tables, EXECUTE on SERVING_CALLS. Run at the end of every migration run, so the tables of
  * later migrations are never missed. GRANT is idempotent, and nothing is revoked: what a DBA granted
  * besides stays. The embedded database has no roles: nothing is done there.
- * @returns whether anything was granted (false on the embedded database)
  */
-export async function grantServingRole(database: DatabaseHandle, role: string): Promise<boolean> {
-  if (database.driver !== 'postgres') return false;
+export async function grantServingRole(database: DatabaseHandle, role: string): Promise<void> {
+  if (database.driver !== 'postgres') return;
   const schema = database.schema;
   const grantee = sql.id(role);
   await database.db.transaction().execute(async (trx) => {
@@ -80,5 +79,4 @@ export async function grantServingRole(database: DatabaseHandle, role: string): 
     for (const { name } of sequences) await sql`grant usage on sequence ${sql.id(schema, name)} to ${grantee}`.execute(trx);
     for (const signature of SERVING_CALLS) await sql`grant execute on function ${sql.id(schema)}.${sql.raw(signature)} to ${grantee}`.execute(trx);
   });
-  return true;
 }
