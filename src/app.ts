@@ -73,6 +73,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
       url: config.DATABASE_URL,
       dataDir: config.CALENDAR_DATA_DIR,
       schema: config.DATABASE_SCHEMA,
+      // MIGRATE=off never writes the schema, nor creates it (the serving role of docs/operating.md may not).
+      createSchema: config.MIGRATE === 'auto',
       poolSize: config.DATABASE_POOL_SIZE,
       acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
       statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
@@ -82,7 +84,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       listenUrl: config.DATABASE_LISTEN_URL,
     }));
   // MIGRATE=auto migrates (refusing a read-only database); off refuses a schema older than this code.
-  await prepareSchema(database, config.MIGRATE, logger);
+  await prepareSchema(database, { migrate: config.MIGRATE, servingRole: config.DATABASE_SERVING_ROLE }, logger);
   await seedOrSayEmpty(config, database, logger, clock, options.seedWhenEmpty ?? true);
 
   const schemaSource = loadSchemaSource();
@@ -224,7 +226,9 @@ async function seedOrSayEmpty(config: Config, database: DatabaseHandle, logger: 
   if (demoEvents > 0 && !database.readOnly) {
     // Loaded only when asked for: the demo generator is large and tests never seed.
     const { seedDemoCalendarIfEmpty } = await import('./demo/seed-if-empty.js');
-    const seeded = await seedDemoCalendarIfEmpty(database.db, { events: demoEvents, today: clock() });
+    const seeded = await seedDemoCalendarIfEmpty(database.db, { events: demoEvents, today: clock() }).catch((error: unknown) => {
+      throw seedFailure(error);
+    });
     if (seeded) logger.info({ events: seeded.events }, 'database was empty: seeded the demo calendar');
     return;
   }
@@ -259,6 +263,19 @@ async function readiness(database: DatabaseHandle, readModel: ReadModel): Promis
   const schemaState = latest === LATEST_MIGRATION ? 'current' : 'newer';
   if (!readModel.ready) return { ready: false, database: 'reachable', schema: schemaState, reason: 'the read model of the calendar is being built' };
   return { ready: true, database: 'reachable', schema: schemaState };
+}
+
+/**
+ * A role that may not write the calendar (the serving role of docs/operating.md, "Database roles") cannot
+ * seed the demo into an empty one: one line saying what to do, instead of a stack.
+ */
+function seedFailure(error: unknown): unknown {
+  if ((error as { code?: unknown }).code !== '42501') return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new StartupError(
+    `The calendar holds no events, and the demo calendar cannot be seeded into it (${reason}: the role of DATABASE_URL may not ` +
+      'write the calendar). Import the calendar first (`calendar import`, as the owning role), or unset DEMO_EVENTS to serve it empty.',
+  );
 }
 
 function listenFailure(error: unknown): string {

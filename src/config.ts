@@ -8,6 +8,8 @@ const port = z.coerce.number().int().min(0).max(65535);
 const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 // OTLP over HTTP with protobuf bodies, the specification's default; gRPC and JSON would each need an exporter of their own.
 const otlpProtocol = z.literal('http/protobuf', { error: 'only http/protobuf is supported' });
+// Words GRANT ... TO reads as something else than a role name (PostgreSQL refuses them as role names).
+const RESERVED_ROLE_NAMES = new Set(['public', 'none', 'current_role', 'current_user', 'session_user']);
 
 /** Every setting, read from the environment once at start. Documented in README.md (Configuration). */
 const ConfigSchema = z.object({
@@ -74,6 +76,16 @@ const ConfigSchema = z.object({
     .transform((value): 'auto' | number => (value === 'auto' ? 'auto' : Number(value)))
     .default(1),
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier').default('public'),
+  /**
+   * The role `calendar serve` connects as on PostgreSQL, granted what serving needs (read the calendar,
+   * write its counters) by every migration run (docs/operating.md, "Database roles"). Unset: no grants.
+   */
+  DATABASE_SERVING_ROLE: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a PostgreSQL role name: a lower-case SQL identifier (a-z, 0-9 and _, at most 63 characters), e.g. calendar_serve')
+    .refine((role) => !role.startsWith('pg_'), 'must not start with pg_ (PostgreSQL reserves those names for its own roles)')
+    .refine((role) => !RESERVED_ROLE_NAMES.has(role), `must name a role, not one of the reserved words ${[...RESERVED_ROLE_NAMES].join(', ')}`)
+    .optional(),
   CALENDAR_DATA_DIR: z.string().min(1).default('./.data'),
   PUBLIC_SITE_URL: z.url({ protocol: /^https?$/ }).default('https://kalender.example.no/arrangement'),
   /** This service as readers' browsers reach it (demo picture URLs); unset: the listening address. */

@@ -14,9 +14,14 @@ export async function withMigratedDatabase<T>(work: (db: Kysely<Database>, confi
   const { openDatabase } = await import('../db/open-database.js');
   const { prepareSchema } = await import('../db/prepare-schema.js');
   const config = readConfig();
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.CALENDAR_DATA_DIR, schema: config.DATABASE_SCHEMA });
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.CALENDAR_DATA_DIR,
+    schema: config.DATABASE_SCHEMA,
+    createSchema: config.MIGRATE === 'auto',
+  });
   try {
-    await prepareSchema(database, config.MIGRATE);
+    await prepareSchema(database, { migrate: config.MIGRATE, servingRole: config.DATABASE_SERVING_ROLE });
     return await work(database.db, config);
   } finally {
     await database.close();

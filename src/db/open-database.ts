@@ -24,6 +24,13 @@ export interface DatabaseOptions {
   dataDir: string;
   /** Schema holding our tables (tests use a fresh one each). @default 'public' */
   schema?: string | undefined;
+  /**
+   * Create `schema` when it does not exist yet (PostgreSQL: only then, since CREATE SCHEMA needs the
+   * CREATE privilege on the database even when the schema exists, and the roles of docs/operating.md
+   * have none). False where nothing may write the schema (MIGRATE=off): a missing schema is then
+   * reported by the schema check at start. @default true
+   */
+  createSchema?: boolean | undefined;
   /** Pool size for PostgreSQL. @default 10 */
   poolSize?: number | undefined;
   /** Longest wait for a pooled connection (or a new one) before a statement fails as unavailable. @default 2000 */
@@ -124,7 +131,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       await waitForServer(primaryProbe.probeOnce, options);
       const readOnly = await isReadOnly(pool);
       // A read-only database cannot create it; without it, the schema check at start says what is missing.
-      if (schema !== 'public' && !readOnly) await pool.query(`create schema if not exists ${schema}`);
+      if (schema !== 'public' && !readOnly && (options.createSchema ?? true)) await createSchemaIfMissing(pool, schema);
       await checkSearchPath(pool, schema);
       const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...statementSpans({ driver: 'postgres', schema, url: options.url }) });
       const readUrls = options.readUrls ?? [];
@@ -242,6 +249,17 @@ async function isReadOnly(pool: pg.Pool): Promise<boolean> {
     `select pg_is_in_recovery() or current_setting('transaction_read_only') = 'on' as read_only`,
   );
   return rows[0]?.read_only === true;
+}
+
+/**
+ * `create schema if not exists` alone would not do: PostgreSQL checks the CREATE privilege on the
+ * database before it looks for the schema, so a role that owns the schema (made by a DBA with
+ * deploy/postgres/roles.sql) but may not create schemas would be refused. Two processes creating it
+ * at once still meet the `if not exists`.
+ */
+async function createSchemaIfMissing(pool: pg.Pool, schema: string): Promise<void> {
+  const { rows } = await pool.query<{ present: boolean }>('select to_regnamespace($1) is not null as present', [schema]);
+  if (rows[0]?.present !== true) await pool.query(`create schema if not exists ${schema}`);
 }
 
 /**

@@ -1,11 +1,20 @@
 import { sql } from 'kysely';
+import type { MigrationResultSet } from 'kysely/migration';
 import type { Logger } from '../logger.js';
 import { StartupError } from '../startup-error.js';
+import { checkServingRole, grantServingRole } from './grant-serving-role.js';
 import { LATEST_MIGRATION } from './migrations/index.js';
 import { migrateToLatest, type DatabaseHandle } from './open-database.js';
 
 /** MIGRATE: whether start-up brings the schema up to date itself or leaves that to `calendar migrate`. */
 export type MigrateMode = 'auto' | 'off';
+
+export interface SchemaSettings {
+  /** MIGRATE */
+  migrate: MigrateMode;
+  /** DATABASE_SERVING_ROLE: granted what serving needs by every migration run. @default none */
+  servingRole?: string | undefined;
+}
 
 /**
  * The schema a process is about to use, made fit for this code or refused, before anything else
@@ -16,12 +25,24 @@ export type MigrateMode = 'auto' | 'off';
  *   needs is refused (`calendar migrate` against the primary is the deploy step). A newer schema is
  *   served: migrations only add, so the previous release keeps running during a rolling deploy.
  */
-export async function prepareSchema(database: DatabaseHandle, mode: MigrateMode, logger?: Logger): Promise<void> {
-  await fitPrimary(database, mode);
+export async function prepareSchema(database: DatabaseHandle, settings: SchemaSettings, logger?: Logger): Promise<void> {
+  await fitPrimary(database, settings);
   if (database.readDb !== database.db) await readSideCaughtUp(database, logger);
 }
 
-async function fitPrimary(database: DatabaseHandle, mode: MigrateMode): Promise<void> {
+/**
+ * A migration run (`calendar migrate`, MIGRATE=auto): brings the schema up to date, then grants the
+ * serving role what serving needs (grant-serving-role.ts), every time, so that the tables of a new
+ * migration are granted with it. A serving role that does not exist stops it before anything changes.
+ */
+export async function migrateSchema(database: DatabaseHandle, servingRole: string | undefined): Promise<MigrationResultSet> {
+  if (servingRole) await checkServingRole(database, servingRole);
+  const result = await migrateToLatest(database.db);
+  if (servingRole) await grantServingRole(database, servingRole);
+  return result;
+}
+
+async function fitPrimary(database: DatabaseHandle, { migrate: mode, servingRole }: SchemaSettings): Promise<void> {
   if (mode === 'auto') {
     if (database.readOnly) {
       throw new StartupError(
@@ -30,7 +51,7 @@ async function fitPrimary(database: DatabaseHandle, mode: MigrateMode): Promise<
           'and run `calendar migrate` against the primary as the deploy step.',
       );
     }
-    await migrateToLatest(database.db);
+    await migrateSchema(database, servingRole);
     return;
   }
   const latest = await latestMigrationIn(database);
