@@ -6,14 +6,16 @@ import { openDatabase, type DatabaseHandle } from './db/open-database.js';
 import { prepareSchema } from './db/prepare-schema.js';
 import { LATEST_MIGRATION } from './db/migrations/index.js';
 import type { Readiness } from './http/health.js';
-import { StartupError } from './startup-error.js';
 import { createLogger, type Logger } from './logger.js';
 import { buildExecutableSchema, loadSchemaSource } from './schema/executable-schema.js';
 import { createEnveloped } from './plugins/index.js';
 import { ReadModel } from './read-model/read-model.js';
 import { UsageRecorder } from './identity/usage-recorder.js';
-import { createHttpServer, shutdownHttpServer } from './http/server.js';
-import { declareDeprecatedCoordinates, watchPools } from './telemetry/metrics.js';
+import { createHttpServer } from './http/server.js';
+import { shutdownHttpServer } from './http/shutdown-http-server.js';
+import { listenOn } from './http/listen-on.js';
+import { declareDeprecatedCoordinates, localMetricsText, watchPools } from './telemetry/metrics.js';
+import { clusterMetricsText } from './cluster/worker-metrics.js';
 import { deprecatedCoordinates } from './schema/deprecated-uses.js';
 import { listeningBaseUrl } from './http/listening-base-url.js';
 import { connectRedis } from './redis/redis-circuit.js';
@@ -60,6 +62,8 @@ export interface StartOptions {
   cdnPurgeRetry?: { windowMs: number; firstDelayMs: number };
   /** Execute with graphql-jit (see docs/transport.md for the measurement). @default true */
   jit?: boolean;
+  /** This process is a worker of `calendar serve`'s cluster (WORKERS > 1): /metrics is the whole node's, added up by the primary. @default false */
+  clusterWorker?: boolean;
 }
 
 /** Wiring only: config → database → schema → plugins → HTTP server. */
@@ -171,6 +175,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
     usage: database.readOnly ? undefined : usage,
     budgets: budgets.enabled ? budgets : undefined,
     checkReady: () => readiness(database, readModel),
+    // In a cluster worker, the node's: this worker asks the primary (src/cluster/worker-metrics.ts).
+    metrics: options.clusterWorker ? clusterMetricsText : localMetricsText,
     maxInFlight: config.MAX_IN_FLIGHT_REQUESTS,
     maxInFlightPerCaller: config.MAX_IN_FLIGHT_PER_CALLER,
     executionSlots: config.EXECUTION_SLOTS,
@@ -180,18 +186,15 @@ export async function startService(config: Config, options: StartOptions = {}): 
     maxConnections: config.HTTP_MAX_CONNECTIONS,
   });
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.PORT, config.HOST, () => resolve());
-    });
+    await listenOn(server, config.HOST, config.PORT);
   } catch (error) {
-    // Nothing else may keep the process alive: it exits with the one line below.
+    // Nothing else may keep the process alive: it exits with the one line of the error.
     await usage.close();
     await purger?.close();
     await readModel.close();
     if (redis) redis.redis.disconnect();
     if (!options.database) await database.close();
-    throw new StartupError(`Cannot listen on ${config.HOST}:${config.PORT}: ${listenFailure(error)}`);
+    throw error;
   }
   const { port } = server.address() as AddressInfo;
   publicBaseUrl ??= listeningBaseUrl(config.HOST, port);
@@ -241,12 +244,4 @@ async function readiness(database: DatabaseHandle, readModel: ReadModel): Promis
   const schemaState = latest === LATEST_MIGRATION ? 'current' : 'newer';
   if (!readModel.ready) return { ready: false, database: 'reachable', schema: schemaState, reason: 'the read model of the calendar is being built' };
   return { ready: true, database: 'reachable', schema: schemaState };
-}
-
-function listenFailure(error: unknown): string {
-  const code = (error as { code?: unknown }).code;
-  if (code === 'EADDRINUSE') return 'the port is already in use (another process listens on it)';
-  if (code === 'EADDRNOTAVAIL') return 'this machine has no such address';
-  if (code === 'EACCES') return 'permission denied (ports below 1024 need privileges)';
-  return error instanceof Error ? error.message : String(error);
 }

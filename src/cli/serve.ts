@@ -106,7 +106,7 @@ one needs DATABASE_URL. Metrics of the whole service: GET /metrics (Prometheus t
     const tracing = await startTracing(config, { logger });
     let service: RunningService;
     try {
-      service = await startService(config, { logger });
+      service = await startService(config, { logger, clusterWorker: worker !== undefined });
     } catch (error) {
       await stopTracing();
       throw error;
