@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { createThrowawayPostgres, freePort, throwawayPostgresUnavailable, type ThrowawayPostgres } from '../support/throwaway-postgres.js';
 import { logLines, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { scrape } from '../support/prometheus-metrics.js';
+import { until } from '../support/until.js';
 import { runCalendar } from './calendar-process.js';
 import { SERVE_V8_FLAGS, semiSpaceCapMb } from '../../src/cli/serve-v8-flags.js';
 
@@ -86,16 +87,6 @@ function refused(port: number): Promise<boolean> {
     });
     socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
   });
-}
-
-async function until<T>(ms: number, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const workerLines = (service: ServiceProcess, message: string) => logLines(service.stderr(), message).filter((line) => typeof line['worker'] === 'number');
