@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { clockFrom, type Config } from './config.js';
+import { clockFrom, metricsListenAddress, type Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/open-database.js';
 import { prepareSchema } from './db/prepare-schema.js';
 import { LATEST_MIGRATION } from './db/migrations/index.js';
@@ -14,6 +14,7 @@ import { UsageRecorder } from './identity/usage-recorder.js';
 import { createHttpServer } from './http/server.js';
 import { shutdownHttpServer } from './http/shutdown-http-server.js';
 import { listenOn } from './http/listen-on.js';
+import { createMetricsServer } from './http/metrics-server.js';
 import { declareDeprecatedCoordinates, localMetricsText, watchPools } from './telemetry/metrics.js';
 import { clusterMetricsText } from './cluster/worker-metrics.js';
 import { deprecatedCoordinates } from './schema/deprecated-uses.js';
@@ -32,6 +33,10 @@ import { purgeTargetsOf } from './cdn/purge-targets.js';
 export interface RunningService {
   url: string;
   server: Server;
+  /** METRICS_PORT's listener, when this process has one (not in a cluster worker: its primary has). */
+  metricsServer: Server | undefined;
+  /** Where GET /metrics is answered: the API's address, METRICS_PORT's listener, or in a cluster worker its primary's. */
+  metricsAddress: { host: string; port: number };
   database: DatabaseHandle;
   logger: Logger;
   /** Writes the usage counts gathered so far (they are also written every few seconds and on close). */
@@ -62,7 +67,10 @@ export interface StartOptions {
   cdnPurgeRetry?: { windowMs: number; firstDelayMs: number };
   /** Execute with graphql-jit (see docs/transport.md for the measurement). @default true */
   jit?: boolean;
-  /** This process is a worker of `calendar serve`'s cluster (WORKERS > 1): /metrics is the whole node's, added up by the primary. @default false */
+  /**
+   * This process is a worker of `calendar serve`'s cluster (WORKERS > 1): /metrics is the whole
+   * node's, added up by the primary, which also holds METRICS_PORT's listener. @default false
+   */
   clusterWorker?: boolean;
 }
 
@@ -157,6 +165,12 @@ export async function startService(config: Config, options: StartOptions = {}): 
     publicBaseUrl: () => publicBaseUrl,
     jit: options.jit,
   });
+  // GET /metrics: this process's registry; in a cluster worker the node's, which it asks the primary for (src/cluster/worker-metrics.ts).
+  const metricsText = options.clusterWorker ? clusterMetricsText : localMetricsText;
+  // METRICS_PORT: /metrics on a listener of its own and no longer on the API's port; in a cluster the
+  // primary holds that listener (src/cluster/run-primary.ts).
+  const metricsAddress = metricsListenAddress(config);
+  const metricsServer = metricsAddress && !options.clusterWorker ? createMetricsServer({ metrics: metricsText, logger }) : undefined;
   const persistedQueries = new PersistedQueryStore({ trusted: loadPersistedDocuments(), redis, namespace });
   const server = createHttpServer({
     getEnveloped,
@@ -175,8 +189,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     usage: database.readOnly ? undefined : usage,
     budgets: budgets.enabled ? budgets : undefined,
     checkReady: () => readiness(database, readModel),
-    // In a cluster worker, the node's: this worker asks the primary (src/cluster/worker-metrics.ts).
-    metrics: options.clusterWorker ? clusterMetricsText : localMetricsText,
+    metrics: metricsAddress ? undefined : metricsText,
     maxInFlight: config.MAX_IN_FLIGHT_REQUESTS,
     maxInFlightPerCaller: config.MAX_IN_FLIGHT_PER_CALLER,
     executionSlots: config.EXECUTION_SLOTS,
@@ -187,8 +200,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
   });
   try {
     await listenOn(server, config.HOST, config.PORT);
+    if (metricsServer && metricsAddress) await listenOn(metricsServer, metricsAddress.host, metricsAddress.port, 'METRICS_PORT');
   } catch (error) {
     // Nothing else may keep the process alive: it exits with the one line of the error.
+    if (server.listening) await shutdownHttpServer(server, 0);
     await usage.close();
     await purger?.close();
     await readModel.close();
@@ -205,11 +220,19 @@ export async function startService(config: Config, options: StartOptions = {}): 
   return {
     url,
     server,
+    metricsServer,
+    metricsAddress: !metricsAddress
+      ? { host: config.HOST, port }
+      : metricsServer
+        ? { host: metricsAddress.host, port: (metricsServer.address() as AddressInfo).port }
+        : metricsAddress,
     database,
     logger,
     flushUsage: () => usage.flush(),
     close: async () => {
       await shutdownHttpServer(server, 5000);
+      // After the API's: a scrape during the drain still sees it.
+      if (metricsServer) await shutdownHttpServer(metricsServer, 1000);
       // The last counts are written before the database goes away.
       await usage.close();
       await purger?.close();

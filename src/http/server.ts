@@ -16,7 +16,7 @@ import { DEFAULT_EXECUTION_SLOTS, FairExecutions } from './fair-executions.js';
 import { watchExecutionQueue } from '../telemetry/metrics.js';
 import { prefersHtml } from './negotiate.js';
 import type { PersistedQueryStore } from './persisted-queries.js';
-import { sendRequestError } from './respond.js';
+import { sendMethodNotAllowed, sendRequestError } from './respond.js';
 import { sendSandboxAsset, sendSandboxPage } from './sandbox.js';
 import { handleWidget } from './widget-route.js';
 import { handleIcsFeed, ICS_FEED_PATH, type IcsFeedOptions } from './ics-feed-route.js';
@@ -98,8 +98,6 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const metrics = options.metrics;
   const notFound = (req: IncomingMessage, res: ServerResponse, path: string) =>
     sendRequestError(res, `No route for ${req.method} ${path}. The API is at /graphQL (GET or POST); the schema at ${SCHEMA_FILE_PATH}.`, 'NOT_FOUND', 404);
-  const methodNotAllowed = (res: ServerResponse, allow: string) =>
-    sendRequestError(res, `Use ${allow.replace(', OPTIONS', '')}.`, 'METHOD_NOT_ALLOWED', 405, { headers: { Allow: allow } });
 
   const route = async (req: IncomingMessage, res: ServerResponse, record: RequestRecord) => {
     setCorsHeaders(res);
@@ -109,7 +107,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
 
     if (GRAPHQL_PATHS.has(path)) {
       if (isGetOrHead(req) && prefersHtml(req)) return sendSandboxPage(res);
-      if (!isGetOrHead(req) && req.method !== 'POST') return methodNotAllowed(res, 'GET, HEAD, POST, OPTIONS');
+      if (!isGetOrHead(req) && req.method !== 'POST') return sendMethodNotAllowed(res, 'GET, HEAD, POST, OPTIONS');
       return handleGraphQL(req, res, url, {
         getEnveloped: options.getEnveloped,
         persistedQueries: options.persistedQueries,
@@ -128,7 +126,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
       });
     }
     if (path === SCHEMA_FILE_PATH || path === '/health' || path === '/ready' || (path === '/metrics' && metrics) || path.startsWith('/sandbox/')) {
-      if (!isGetOrHead(req)) return methodNotAllowed(res, 'GET, HEAD, OPTIONS');
+      if (!isGetOrHead(req)) return sendMethodNotAllowed(res, 'GET, HEAD, OPTIONS');
       if (path === SCHEMA_FILE_PATH) return sendSchemaFile(req, res);
       if (path === '/health') return sendHealth(res);
       if (path === '/metrics' && metrics) return sendMetrics(res, options.logger, metrics);
@@ -136,7 +134,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
       if (sendSandboxAsset(req, res, path)) return;
     }
     if (path === ICS_FEED_PATH && options.icsFeed) {
-      if (!isGetOrHead(req)) return methodNotAllowed(res, 'GET, HEAD, OPTIONS');
+      if (!isGetOrHead(req)) return sendMethodNotAllowed(res, 'GET, HEAD, OPTIONS');
       return handleIcsFeed(req, res, url, { ...options.icsFeed, answers, sharedCaches: options.sharedCaches, executions, shareOf, budgets: options.budgets, usage: options.usage });
     }
     if (path === '/widget' || path.startsWith('/widget/')) {
