@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { clockFrom, type Config } from './config.js';
+import { clockFrom, metricsListenAddress, type Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/open-database.js';
 import { prepareSchema } from './db/prepare-schema.js';
 import { LATEST_MIGRATION } from './db/migrations/index.js';
@@ -12,8 +12,12 @@ import { buildExecutableSchema, loadSchemaSource } from './schema/executable-sch
 import { createEnveloped } from './plugins/index.js';
 import { ReadModel } from './read-model/read-model.js';
 import { UsageRecorder } from './identity/usage-recorder.js';
-import { createHttpServer, shutdownHttpServer } from './http/server.js';
-import { declareDeprecatedCoordinates, watchPools } from './telemetry/metrics.js';
+import { createHttpServer } from './http/server.js';
+import { shutdownHttpServer } from './http/shutdown-http-server.js';
+import { listenOn } from './http/listen-on.js';
+import { createMetricsServer } from './http/metrics-server.js';
+import { declareDeprecatedCoordinates, localMetricsText, watchPools } from './telemetry/metrics.js';
+import { clusterMetricsText } from './cluster/worker-metrics.js';
 import { deprecatedCoordinates } from './schema/deprecated-uses.js';
 import { listeningBaseUrl } from './http/listening-base-url.js';
 import { connectRedis } from './redis/redis-circuit.js';
@@ -31,6 +35,10 @@ import { DEFAULT_DEMO_EVENTS } from './demo/demo-size.js';
 export interface RunningService {
   url: string;
   server: Server;
+  /** METRICS_PORT's listener, when this process has one (not in a cluster worker: its primary has). */
+  metricsServer: Server | undefined;
+  /** Where GET /metrics is answered: the API's address, METRICS_PORT's listener, or in a cluster worker its primary's. */
+  metricsAddress: { host: string; port: number };
   database: DatabaseHandle;
   logger: Logger;
   /** Writes the usage counts gathered so far (they are also written every few seconds and on close). */
@@ -61,6 +69,11 @@ export interface StartOptions {
   cdnPurgeRetry?: { windowMs: number; firstDelayMs: number };
   /** Execute with graphql-jit (see docs/transport.md for the measurement). @default true */
   jit?: boolean;
+  /**
+   * This process is a worker of `calendar serve`'s cluster (WORKERS > 1): /metrics is the whole
+   * node's, added up by the primary, which also holds METRICS_PORT's listener. @default false
+   */
+  clusterWorker?: boolean;
 }
 
 /** Wiring only: config → database → schema → plugins → HTTP server. */
@@ -150,6 +163,12 @@ export async function startService(config: Config, options: StartOptions = {}): 
     publicBaseUrl: () => publicBaseUrl,
     jit: options.jit,
   });
+  // GET /metrics: this process's registry; in a cluster worker the node's, which it asks the primary for (src/cluster/worker-metrics.ts).
+  const metricsText = options.clusterWorker ? clusterMetricsText : localMetricsText;
+  // METRICS_PORT: /metrics on a listener of its own and no longer on the API's port; in a cluster the
+  // primary holds that listener (src/cluster/run-primary.ts).
+  const metricsAddress = metricsListenAddress(config);
+  const metricsServer = metricsAddress && !options.clusterWorker ? createMetricsServer({ metrics: metricsText, logger }) : undefined;
   const persistedQueries = new PersistedQueryStore({ trusted: loadPersistedDocuments(), redis, namespace });
   const server = createHttpServer({
     getEnveloped,
@@ -168,6 +187,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     usage: database.readOnly ? undefined : usage,
     budgets: budgets.enabled ? budgets : undefined,
     checkReady: () => readiness(database, readModel),
+    metrics: metricsAddress ? undefined : metricsText,
     maxInFlight: config.MAX_IN_FLIGHT_REQUESTS,
     maxInFlightPerCaller: config.MAX_IN_FLIGHT_PER_CALLER,
     executionSlots: config.EXECUTION_SLOTS,
@@ -177,18 +197,17 @@ export async function startService(config: Config, options: StartOptions = {}): 
     maxConnections: config.HTTP_MAX_CONNECTIONS,
   });
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.PORT, config.HOST, () => resolve());
-    });
+    await listenOn(server, config.HOST, config.PORT);
+    if (metricsServer && metricsAddress) await listenOn(metricsServer, metricsAddress.host, metricsAddress.port, 'METRICS_PORT');
   } catch (error) {
-    // Nothing else may keep the process alive: it exits with the one line below.
+    // Nothing else may keep the process alive: it exits with the one line of the error.
+    if (server.listening) await shutdownHttpServer(server, 0);
     await usage.close();
     await purger?.close();
     await readModel.close();
     if (redis) redis.redis.disconnect();
     if (!options.database) await database.close();
-    throw new StartupError(`Cannot listen on ${config.HOST}:${config.PORT}: ${listenFailure(error)}`);
+    throw error;
   }
   const { port } = server.address() as AddressInfo;
   publicBaseUrl ??= listeningBaseUrl(config.HOST, port);
@@ -199,11 +218,19 @@ export async function startService(config: Config, options: StartOptions = {}): 
   return {
     url,
     server,
+    metricsServer,
+    metricsAddress: !metricsAddress
+      ? { host: config.HOST, port }
+      : metricsServer
+        ? { host: metricsAddress.host, port: (metricsServer.address() as AddressInfo).port }
+        : metricsAddress,
     database,
     logger,
     flushUsage: () => usage.flush(),
     close: async () => {
       await shutdownHttpServer(server, 5000);
+      // After the API's: a scrape during the drain still sees it.
+      if (metricsServer) await shutdownHttpServer(metricsServer, 1000);
       // The last counts are written before the database goes away.
       await usage.close();
       await purger?.close();
@@ -276,12 +303,4 @@ function seedFailure(error: unknown): unknown {
     `The calendar holds no events, and the demo calendar cannot be seeded into it (${reason}: the role of DATABASE_URL may not ` +
       'write the calendar). Import the calendar first (`calendar import`, as the owning role), or unset DEMO_EVENTS to serve it empty.',
   );
-}
-
-function listenFailure(error: unknown): string {
-  const code = (error as { code?: unknown }).code;
-  if (code === 'EADDRINUSE') return 'the port is already in use (another process listens on it)';
-  if (code === 'EADDRNOTAVAIL') return 'this machine has no such address';
-  if (code === 'EACCES') return 'permission denied (ports below 1024 need privileges)';
-  return error instanceof Error ? error.message : String(error);
 }

@@ -4,7 +4,13 @@ import { trustedProxies } from './identity/client-address.js';
 import { DEFAULT_EXECUTION_SLOTS } from './http/fair-executions.js';
 import { MAX_DEMO_EVENTS } from './demo/demo-size.js';
 
-const port = z.coerce.number().int().min(0).max(65535);
+const PORT_RULE = 'must be a port number from 1 to 65535, or 0 for any free port';
+/** A TCP port: digits only (no sign, fraction or hex), 0 to 65535. */
+const port = z
+  .string()
+  .regex(/^\d{1,5}$/, PORT_RULE)
+  .transform(Number)
+  .refine((value) => value <= 65535, PORT_RULE);
 const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 // OTLP over HTTP with protobuf bodies, the specification's default; gRPC and JSON would each need an exporter of their own.
 const otlpProtocol = z.literal('http/protobuf', { error: 'only http/protobuf is supported' });
@@ -15,6 +21,13 @@ const RESERVED_ROLE_NAMES = new Set(['public', 'none', 'current_role', 'current_
 const ConfigSchema = z.object({
   PORT: port.default(4000),
   HOST: z.string().min(1).default('0.0.0.0'),
+  /**
+   * A listener of its own for GET /metrics (and /health), off the API's port, which then answers
+   * /metrics 404. Unset: /metrics is served on PORT, as before it existed.
+   */
+  METRICS_PORT: port.optional(),
+  /** The interface of the METRICS_PORT listener; unset: HOST. */
+  METRICS_HOST: z.string().min(1).optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave unset for the embedded database)')
@@ -180,6 +193,14 @@ const ConfigSchema = z.object({
   if (config.DATABASE_LISTEN_URL && !config.DATABASE_URL) {
     context.addIssue({ code: 'custom', path: ['DATABASE_LISTEN_URL'], message: 'needs DATABASE_URL as well (the embedded database has no LISTEN)' });
   }
+  // Silently ignored otherwise: an operator who names an interface for the metrics expects them there.
+  if (config.METRICS_HOST !== undefined && config.METRICS_PORT === undefined) {
+    context.addIssue({ code: 'custom', path: ['METRICS_HOST'], message: 'needs METRICS_PORT as well (without it /metrics is served on PORT)' });
+  }
+  // Both 0 is fine: each listener gets a free port of its own.
+  if (config.METRICS_PORT !== undefined && config.METRICS_PORT !== 0 && config.METRICS_PORT === config.PORT) {
+    context.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: `must differ from PORT (${config.PORT}): /metrics moves to a listener of its own` });
+  }
 });
 
 /** CDN_PURGE_URLS: comma-separated http(s) URLs, each a Varnish edge. */
@@ -205,6 +226,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return result.data;
+}
+
+/** Where the METRICS_PORT listener listens, or undefined when /metrics is served on the API's port. */
+export function metricsListenAddress(config: Pick<Config, 'HOST' | 'METRICS_HOST' | 'METRICS_PORT'>): { host: string; port: number } | undefined {
+  return config.METRICS_PORT === undefined ? undefined : { host: config.METRICS_HOST ?? config.HOST, port: config.METRICS_PORT };
 }
 
 /** The clock of the service: the wall clock, or the fixed CALENDAR_NOW. */

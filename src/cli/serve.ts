@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { RunningService } from '../app.js';
 import type { Config } from '../config.js';
+import { listeningBaseUrl } from '../http/listening-base-url.js';
 import { defineCommand } from './command.js';
 import { exactOperands } from './command-line.js';
 import { SERVICE_VERSION } from '../service-version.js';
@@ -31,10 +32,13 @@ function startupFields(config: Config, service: RunningService, tracing: string 
           schema: service.database.schema,
           migrate: config.MIGRATE,
         };
+  const metrics = service.metricsAddress;
   return {
     url: service.url,
     host: config.HOST,
     port,
+    // Where GET /metrics is answered: the API's address, or METRICS_PORT's listener (in a cluster, the primary's).
+    metrics: { host: metrics.host, port: metrics.port, url: `${listeningBaseUrl(metrics.host, metrics.port)}/metrics` },
     database,
     cache: config.REDIS_URL ? { kind: 'redis', url: withoutPassword(config.REDIS_URL) } : { kind: 'memory' },
     responseCache: config.RESPONSE_CACHE,
@@ -72,7 +76,8 @@ set), then prints "... listening on <url>" on stdout. Configured by environment 
 Logs are JSON lines on stderr: one at start, one per request, two at shutdown (docs/operating.md).
 WORKERS=N (or auto: one per core) runs N worker processes behind the one port, each a whole
 service with its own pool; a worker that dies is replaced, and SIGTERM drains them all. More than
-one needs DATABASE_URL. Metrics of the whole service: GET /metrics (Prometheus text format).`,
+one needs DATABASE_URL. Metrics of the whole service: GET /metrics (Prometheus text format),
+on a listener of its own when METRICS_PORT is set (the API's port then answers it 404).`,
   options: {},
   parse: (line) => {
     exactOperands(line, []);
@@ -109,7 +114,7 @@ one needs DATABASE_URL. Metrics of the whole service: GET /metrics (Prometheus t
     const tracing = await startTracing(config, { logger });
     let service: RunningService;
     try {
-      service = await startService(config, { logger });
+      service = await startService(config, { logger, clusterWorker: worker !== undefined });
     } catch (error) {
       await stopTracing();
       throw error;

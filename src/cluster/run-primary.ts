@@ -1,5 +1,10 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { Config } from '../config.js';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { metricsListenAddress, type Config } from '../config.js';
+import { listeningBaseUrl } from '../http/listening-base-url.js';
+import { listenOn } from '../http/listen-on.js';
+import { shutdownHttpServer } from '../http/shutdown-http-server.js';
 import type { Logger } from '../logger.js';
 import { StartupError } from '../startup-error.js';
 import type { ClusterMessage } from './cluster-messages.js';
@@ -33,6 +38,9 @@ export interface PrimaryOptions {
  * holds the listening socket and hands each new connection to the next worker in turn (node:cluster's
  * round robin); each worker is a whole service with its own pool, read model and caches.
  *
+ * - METRICS_PORT: the primary holds that listener (it adds the workers' metrics up, and a scrape
+ *   is answered however busy or stuck the workers are); it listens before any worker starts, so a
+ *   port in use stops the start at once, and it closes once the last worker has exited.
  * - Start: the first worker alone (it migrates and seeds the demo calendar when the database is
  *   empty), then the others at once. A worker that stops before it listens stops the start (its own
  *   line on stderr says why), with status 1.
@@ -52,9 +60,13 @@ export async function runPrimary(options: PrimaryOptions): Promise<number> {
   let stopping = false;
   let port = 0;
   cluster.setupPrimary({ execArgv: [...options.workerExecArgv] });
+  const metricsListener = await listenForMetrics(config, metrics, logger);
+  const metricsServer = metricsListener?.server;
+  // The port it got (METRICS_PORT=0: a free one), so that each worker's start-up line names it.
+  const workerEnv = metricsListener ? { METRICS_PORT: String(metricsListener.port) } : undefined;
 
   const fork = (): Slot => {
-    const slot: Slot = { worker: cluster.fork(), forkedAt: Date.now(), listening: false };
+    const slot: Slot = { worker: cluster.fork(workerEnv), forkedAt: Date.now(), listening: false };
     slots.set(slot.worker.id, slot);
     return slot;
   };
@@ -84,6 +96,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<number> {
     await Promise.all(Array.from({ length: options.workers - 1 }, () => listeningOf(fork())));
   } catch (error) {
     killAll('SIGKILL');
+    metricsServer?.close();
     throw error;
   }
 
@@ -112,7 +125,10 @@ export async function runPrimary(options: PrimaryOptions): Promise<number> {
   const url = `http://${host}:${port}/graphQL`;
   const readyMs = Date.now() - options.started;
   const pids = [...slots.values()].map((slot) => slot.worker.process.pid);
-  logger.info({ url, workers: options.workers, pids, pid: process.pid, readyMs }, 'cluster started');
+  // Where GET /metrics is answered: the API's port (any worker asks this process), or METRICS_PORT's listener here.
+  const metricsAt = metricsListener ? { host: metricsListener.host, port: metricsListener.port } : { host: config.HOST, port };
+  const metricsUrl = `${listeningBaseUrl(metricsAt.host, metricsAt.port)}/metrics`;
+  logger.info({ url, workers: options.workers, pids, pid: process.pid, metrics: { ...metricsAt, url: metricsUrl }, readyMs }, 'cluster started');
   process.stdout.write(`Event calendar API listening on ${url} (postgres, ${options.workers} workers, ready in ${readyMs} ms)\n`);
 
   const stop = (signal: NodeJS.Signals) => {
@@ -139,11 +155,14 @@ export async function runPrimary(options: PrimaryOptions): Promise<number> {
       killAll('SIGKILL');
       failed = true;
     }, SHUTDOWN_BOUND_MS);
-    void Promise.all(exits).then(() => {
-      clearTimeout(bound);
-      logger.info({ durationMs: Date.now() - since }, 'stopped');
-      process.exit(failed ? 1 : 0);
-    });
+    void Promise.all(exits)
+      // After the workers' API servers: a scrape during the drain still sees them.
+      .then(() => (metricsServer ? shutdownHttpServer(metricsServer, 1000) : undefined))
+      .then(() => {
+        clearTimeout(bound);
+        logger.info({ durationMs: Date.now() - since }, 'stopped');
+        process.exit(failed ? 1 : 0);
+      });
   };
   let signalled = false;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -159,4 +178,18 @@ export async function runPrimary(options: PrimaryOptions): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   return -1;
+}
+
+/**
+ * METRICS_PORT's listener in the primary, answering with every worker's metrics added up; undefined
+ * when /metrics is served on the API's port. Loaded only then: its error answers are the API's
+ * (graphql's GraphQLError), which a primary otherwise never loads.
+ */
+async function listenForMetrics(config: Config, metrics: PrimaryMetrics, logger: Logger): Promise<{ server: Server; host: string; port: number } | undefined> {
+  const address = metricsListenAddress(config);
+  if (!address) return undefined;
+  const { createMetricsServer } = await import('../http/metrics-server.js');
+  const server = createMetricsServer({ metrics: () => metrics.collect(), logger });
+  await listenOn(server, address.host, address.port, 'METRICS_PORT');
+  return { server, host: address.host, port: (server.address() as AddressInfo).port };
 }

@@ -50,3 +50,8 @@ export function sendRequestError(
 ): void {
   sendResult(res, requestError(message, code, status, options.extensions), options);
 }
+
+/** 405: the path exists, the method does not; `Allow` lists the methods it takes. */
+export function sendMethodNotAllowed(res: ServerResponse, allow: string): void {
+  sendRequestError(res, `Use ${allow.replace(', OPTIONS', '')}.`, 'METHOD_NOT_ALLOWED', 405, { headers: { Allow: allow } });
+}

@@ -11,12 +11,12 @@ import { ResponsePolicies } from './response-policy.js';
 import { DeprecatedUses } from '../schema/deprecated-uses.js';
 import type { SharedCaches } from './shared-caches.js';
 import { sendHealth, sendReadiness, type Readiness } from './health.js';
-import { sendMetrics } from './metrics-route.js';
+import { sendMetrics, type MetricsSource } from './metrics-route.js';
 import { DEFAULT_EXECUTION_SLOTS, FairExecutions } from './fair-executions.js';
 import { watchExecutionQueue } from '../telemetry/metrics.js';
 import { prefersHtml } from './negotiate.js';
 import type { PersistedQueryStore } from './persisted-queries.js';
-import { sendRequestError } from './respond.js';
+import { sendMethodNotAllowed, sendRequestError } from './respond.js';
 import { sendSandboxAsset, sendSandboxPage } from './sandbox.js';
 import { handleWidget } from './widget-route.js';
 import { handleIcsFeed, ICS_FEED_PATH, type IcsFeedOptions } from './ics-feed-route.js';
@@ -34,6 +34,8 @@ export interface HttpServerOptions {
   logger: Logger;
   /** Whether the service can answer now (for /ready); must itself answer within about a second. */
   checkReady: () => Promise<Readiness>;
+  /** What GET /metrics answers on this server. @default none: /metrics is no route here (404), METRICS_PORT's listener serves it */
+  metrics?: MetricsSource | undefined;
   /** Largest accepted request body in bytes. @default 102400 */
   maxBodyBytes?: number | undefined;
   /** GraphQL executions running and waiting for their turn; more are answered 503 at once. @default 200 */
@@ -93,10 +95,9 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const shareOf = (req: IncomingMessage) => options.identity.callerOf({ headers: req.headers, socketAddress: req.socket.remoteAddress });
   const policies = options.policies ?? new ResponsePolicies();
   const deprecations = options.deprecations ?? new DeprecatedUses();
+  const metrics = options.metrics;
   const notFound = (req: IncomingMessage, res: ServerResponse, path: string) =>
     sendRequestError(res, `No route for ${req.method} ${path}. The API is at /graphQL (GET or POST); the schema at ${SCHEMA_FILE_PATH}.`, 'NOT_FOUND', 404);
-  const methodNotAllowed = (res: ServerResponse, allow: string) =>
-    sendRequestError(res, `Use ${allow.replace(', OPTIONS', '')}.`, 'METHOD_NOT_ALLOWED', 405, { headers: { Allow: allow } });
 
   const route = async (req: IncomingMessage, res: ServerResponse, record: RequestRecord) => {
     setCorsHeaders(res);
@@ -106,7 +107,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
 
     if (GRAPHQL_PATHS.has(path)) {
       if (isGetOrHead(req) && prefersHtml(req)) return sendSandboxPage(res);
-      if (!isGetOrHead(req) && req.method !== 'POST') return methodNotAllowed(res, 'GET, HEAD, POST, OPTIONS');
+      if (!isGetOrHead(req) && req.method !== 'POST') return sendMethodNotAllowed(res, 'GET, HEAD, POST, OPTIONS');
       return handleGraphQL(req, res, url, {
         getEnveloped: options.getEnveloped,
         persistedQueries: options.persistedQueries,
@@ -124,16 +125,16 @@ export function createHttpServer(options: HttpServerOptions): Server {
         record,
       });
     }
-    if (path === SCHEMA_FILE_PATH || path === '/health' || path === '/ready' || path === '/metrics' || path.startsWith('/sandbox/')) {
-      if (!isGetOrHead(req)) return methodNotAllowed(res, 'GET, HEAD, OPTIONS');
+    if (path === SCHEMA_FILE_PATH || path === '/health' || path === '/ready' || (path === '/metrics' && metrics) || path.startsWith('/sandbox/')) {
+      if (!isGetOrHead(req)) return sendMethodNotAllowed(res, 'GET, HEAD, OPTIONS');
       if (path === SCHEMA_FILE_PATH) return sendSchemaFile(req, res);
       if (path === '/health') return sendHealth(res);
-      if (path === '/metrics') return sendMetrics(res, options.logger);
+      if (path === '/metrics' && metrics) return sendMetrics(res, options.logger, metrics);
       if (path === '/ready') return sendReadiness(res, options.checkReady);
       if (sendSandboxAsset(req, res, path)) return;
     }
     if (path === ICS_FEED_PATH && options.icsFeed) {
-      if (!isGetOrHead(req)) return methodNotAllowed(res, 'GET, HEAD, OPTIONS');
+      if (!isGetOrHead(req)) return sendMethodNotAllowed(res, 'GET, HEAD, OPTIONS');
       return handleIcsFeed(req, res, url, { ...options.icsFeed, answers, sharedCaches: options.sharedCaches, executions, shareOf, budgets: options.budgets, usage: options.usage });
     }
     if (path === '/widget' || path.startsWith('/widget/')) {
@@ -176,23 +177,4 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const unwatchExecutions = watchExecutionQueue(() => executions.load);
   server.once('close', unwatchExecutions);
   return server;
-}
-
-/**
- * Stops accepting connections and lets in-flight requests finish: idle kept-alive connections are
- * closed at once, and each busy one as soon as its response is written. Whatever is still open after
- * `graceMs` is cut.
- */
-export async function shutdownHttpServer(server: Server, graceMs: number): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  // A busy connection becomes idle when its response is written: look again every 50 ms.
-  const poll = setInterval(() => server.closeIdleConnections(), 50);
-  server.closeIdleConnections();
-  const cut = setTimeout(() => server.closeAllConnections(), graceMs);
-  try {
-    await closed;
-  } finally {
-    clearInterval(poll);
-    clearTimeout(cut);
-  }
 }

@@ -311,5 +311,3 @@ export function observeRequest(labels: { route: string; operation: string; statu
 export function localMetricsText(): Promise<string> {
   return metricsRegistry.metrics();
 }
-
-export const METRICS_CONTENT_TYPE = metricsRegistry.contentType;

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { createThrowawayPostgres, freePort, throwawayPostgresUnavailable, type ThrowawayPostgres } from '../support/throwaway-postgres.js';
 import { logLines, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { scrape } from '../support/prometheus-metrics.js';
+import { until } from '../support/until.js';
+import { createTestDatabase } from '../support/test-database.js';
+import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { runCalendar } from './calendar-process.js';
 import { SERVE_V8_FLAGS, semiSpaceCapMb } from '../../src/cli/serve-v8-flags.js';
 
@@ -25,6 +28,21 @@ describe('WORKERS: bad values stop the start', { timeout: 60_000 }, () => {
       expect(run.code).toBe(1);
       expect(run.stdout).toBe('');
       expect(run.stderr).toMatch(new RegExp(`^calendar: Invalid configuration:\\n  WORKERS: ${value} worker processes need DATABASE_URL .*\\n$`));
+    }
+  });
+
+  it('stops the start with one line when METRICS_PORT is in use, before any worker starts', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      // The primary listens for the metrics first: no worker (and no database) is needed to fail.
+      const run = await runCalendar(['serve'], { ...EMBEDDED, WORKERS: '2', DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/calendar`, METRICS_PORT: String(port) });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(`calendar: Cannot listen on 127.0.0.1:${port} (METRICS_PORT): the port is already in use (another process listens on it)\n`);
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
     }
   });
 
@@ -68,6 +86,19 @@ function post(origin: string, body: unknown): Promise<Answer> {
   });
 }
 
+/** The status of a GET on a connection of its own (so each reaches the next worker). */
+function statusOf(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent: false, timeout: 15_000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('timeout', () => req.destroy(new Error('no answer within 15 s')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 let sequence = 0;
 /** An `events` page no cache holds (a new fromDate each time): it reads the database. */
 function uncachedPage(origin: string): Promise<Answer> {
@@ -86,16 +117,6 @@ function refused(port: number): Promise<boolean> {
     });
     socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
   });
-}
-
-async function until<T>(ms: number, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const workerLines = (service: ServiceProcess, message: string) => logLines(service.stderr(), message).filter((line) => typeof line['worker'] === 'number');
@@ -201,5 +222,75 @@ describe.skipIf(unavailable)('calendar serve with WORKERS=2 (processes, on Postg
     expect(Date.now() - signalledAt).toBeLessThan(10_000);
     expect(workerLines(service, 'stopped')).toHaveLength(2);
     expect(logLines(service.stderr(), 'stopped').filter((line) => line['worker'] === undefined)).toHaveLength(1);
+  });
+});
+
+const databaseUrl = process.env['DATABASE_URL'] || undefined;
+if (!databaseUrl) console.warn('two workers with METRICS_PORT skipped: set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test) to run them');
+
+describe.skipIf(!databaseUrl)('calendar serve with WORKERS=2 and METRICS_PORT (processes, on the PostgreSQL of DATABASE_URL)', { timeout: 120_000 }, () => {
+  let database: DatabaseHandle;
+  let service: ServiceProcess;
+  let origin: string;
+  let metricsUrl: string;
+
+  beforeAll(async () => {
+    // A schema of its own on the shared server, dropped afterwards.
+    database = await createTestDatabase();
+    service = startServiceProcess({ WORKERS: '2', DATABASE_URL: databaseUrl!, DATABASE_SCHEMA: database.schema, DEMO_EVENTS: '30', DATABASE_POOL_SIZE: '2', METRICS_PORT: '0' });
+    origin = new URL(await service.listening).origin;
+  }, 120_000);
+
+  afterAll(async () => {
+    if (service && service.child.exitCode === null && service.child.signalCode === null) service.child.kill('SIGKILL');
+    await service?.exited;
+    await database?.close();
+    if (process.env['SHOW_SERVICE_LOG']) console.log(service?.stderr());
+  });
+
+  it('serves the whole node\'s metrics from the primary on METRICS_PORT, and /metrics 404 on the API port', async () => {
+    // The primary's line names the listener it holds; each worker's names the same one.
+    // Logged beside the line on stdout, so perhaps after it.
+    const cluster = await until(5000, () => logLines(service.stderr(), 'cluster started')[0]);
+    const metrics = cluster['metrics'] as { host: string; port: number; url: string };
+    expect(metrics.host).toBe('127.0.0.1');
+    expect(metrics.url).toBe(`http://127.0.0.1:${metrics.port}/metrics`);
+    expect(metrics.port).not.toBe(Number(new URL(origin).port));
+    metricsUrl = metrics.url;
+    const started = await until(5000, () => {
+      const lines = workerLines(service, 'service started');
+      return lines.length >= 2 ? lines : undefined;
+    });
+    expect(started.map((line) => line['metrics'])).toEqual([metrics, metrics]);
+
+    // Eight documents on connections of their own: both workers answer, and neither serves /metrics.
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => post(origin, { query: `query MetricsPortWorkers { c${i}: categories { id } }` })));
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 8 }, () => 200));
+    const servedBy = await until(2000, () => {
+      const workers = new Set(workerLines(service, 'request completed').map((line) => line['worker']));
+      return workers.size === 2 ? workers : undefined;
+    });
+    expect(servedBy.size).toBe(2);
+    const onApiPort = await Promise.all(Array.from({ length: 4 }, () => statusOf(`${origin}/metrics`)));
+    expect(onApiPort).toEqual([404, 404, 404, 404]);
+
+    // Added up over both workers, with the primary's own.
+    const scraped = await scrape(new URL(metricsUrl).origin);
+    expect(scraped.value('calendar_cluster_workers')).toBe(2);
+    expect(scraped.value('calendar_cluster_workers_reporting')).toBe(2);
+    expect(scraped.value('calendar_http_requests_total', { route: 'graphql', operation: 'MetricsPortWorkers', status: '200' })).toBe(8);
+    expect(scraped.value('calendar_http_requests_total', { route: 'metrics', status: '404' })).toBe(4);
+    expect(scraped.value('calendar_db_pool_max_connections', { pool: 'primary' })).toBe(4);
+    expect(scraped.value('calendar_data_version')).toBeGreaterThanOrEqual(1);
+    const health = await fetch(new URL('/health', metricsUrl));
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+  });
+
+  it('closes the metrics listener once the workers have stopped, exiting 0', async () => {
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toBe(0);
+    expect(workerLines(service, 'stopped')).toHaveLength(2);
+    await expect(fetch(metricsUrl)).rejects.toThrow();
   });
 });

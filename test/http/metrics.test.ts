@@ -18,6 +18,11 @@ describe(`GET /metrics (${databaseLabel})`, () => {
     await server?.close();
   });
 
+  it('is served on the API port without METRICS_PORT, with no listener of its own', () => {
+    expect(server.service.metricsServer).toBeUndefined();
+    expect(server.service.metricsAddress).toEqual({ host: '127.0.0.1', port: Number(new URL(server.origin).port) });
+  });
+
   it('answers in the Prometheus text format, never cached, and HEAD like GET without a body', async () => {
     const get = await fetch(`${server.origin}/metrics`);
     expect(get.status).toBe(200);

@@ -1,0 +1,10 @@
+/** Polls `check` every 50 ms until it gives something (not undefined or false); throws after `ms`. */
+export async function until<T>(ms: number, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
