@@ -92,6 +92,8 @@ describe(`logging of calendar serve (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`,
       publicBaseUrl: null,
       requestTimeoutMs: 6000,
       maxInFlightRequests: 200,
+      // Without METRICS_PORT, /metrics is answered on the API's own address.
+      metrics: { host: '127.0.0.1', port, url: `http://127.0.0.1:${port}/metrics` },
       http: { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 10_000 },
       tracing: 'off',
       logLevel: 'debug',
