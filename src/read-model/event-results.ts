@@ -9,6 +9,7 @@ import {
   MODE_ONLINE,
   type CalendarSnapshot,
 } from './calendar-snapshot.js';
+import { firstWhere } from './first-where.js';
 import type { WordMatch } from './search-matches.js';
 import { countAtMost, RANK_BLOCK_SHIFT, unpublishedCountIndexes, type CountIndexes, type PairLists, type SortedLists } from './walk-indexes.js';
 
@@ -389,16 +390,7 @@ function firstNodes(snapshot: CalendarSnapshot, request: ResultRequest): ResultP
 function startBounds(snapshot: CalendarSnapshot, ranks: Uint32Array, fromStart: number, until: number): [number, number] {
   const { dateOrder, dateStart } = snapshot;
   // The first position whose date starts at or after `bound` (a venue's ranks list its dates by start).
-  const firstAtOrAfter = (bound: number) => {
-    let low = 0;
-    let high = ranks.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (dateStart[dateOrder[ranks[middle]!]!]! < bound) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  };
+  const firstAtOrAfter = (bound: number) => firstWhere(0, ranks.length, (p) => !(dateStart[dateOrder[ranks[p]!]!]! < bound));
   return [fromStart === Number.NEGATIVE_INFINITY ? 0 : firstAtOrAfter(fromStart), until === Number.POSITIVE_INFINITY ? ranks.length : firstAtOrAfter(until)];
 }
 
@@ -698,17 +690,11 @@ function closedFormUnpublished(snapshot: CalendarSnapshot, request: ResultReques
   return unpublished <= Math.max(CLOSED_FORM_MOST_UNPUBLISHED, snapshot.eventIds.length >> 4) ? unpublished : null;
 }
 
+/** How many events are unpublished at `now`: a prefix of `publishedLate` (the latest-published first). */
 function unpublishedAt(snapshot: CalendarSnapshot, now: number): number {
   const { publishedLate } = snapshot.walk;
   const publishing = snapshot.eventPublishing;
-  let low = 0;
-  let high = publishedLate.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (publishing[publishedLate[middle]!]! > now) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return firstWhere(0, publishedLate.length, (k) => !(publishing[publishedLate[k]!]! > now));
 }
 
 /**
@@ -743,14 +729,7 @@ function firstLiveRank(snapshot: CalendarSnapshot, q: EventQuery, from: number):
 /** The first position in the listing order whose date starts at or after `t`. */
 function firstRankStartingAt(snapshot: CalendarSnapshot, t: number): number {
   const { dateOrder, dateStart } = snapshot;
-  let low = 0;
-  let high = dateOrder.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (dateStart[dateOrder[middle]!]! < t) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return firstWhere(0, dateOrder.length, (rank) => !(dateStart[dateOrder[rank]!]! < t));
 }
 
 /** The posting lists of these entities (each once; an unknown one, undefined, has no event), and their length. */

@@ -3,6 +3,7 @@ import { onlyConditions, type EventQuery } from '../domain/event-query.js';
 import type { SuggestQueries } from '../domain/suggest-input.js';
 import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_VENUE, type CalendarSnapshot } from './calendar-snapshot.js';
 import { allowedVenues, eventNodes, findResultPage, type EventNodes } from './event-results.js';
+import { firstWhere } from './first-where.js';
 import type { WordMatch } from './search-matches.js';
 import { firstStartAt, lastEndAt } from './suggestion-index.js';
 import { INNER, oneEditRuns, prefixRun, TYPO_MIN_UNITS, type WordIndex, type WordRun } from './word-index.js';
@@ -283,14 +284,7 @@ class HitCounter {
     const venue = index.catalogueKind[c] === SUGGEST_VENUE ? index.catalogueLocal[c]! : -1;
     const lastEnd = (event: number) => (venue >= 0 ? lastEndAt(this.snapshot, event, venue) : index.eventLastEnd[event]!);
     const first = offsets[c]!;
-    let low = first;
-    let high = offsets[c + 1]!;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (lastEnd(values[middle]!) > start) low = middle + 1;
-      else high = middle;
-    }
-    return low - first;
+    return firstWhere(first, offsets[c + 1]!, (k) => !(lastEnd(values[k]!) > start)) - first;
   }
 
   /**
@@ -305,14 +299,7 @@ class HitCounter {
     const { dateStart, eventDateOffsets } = this.snapshot;
     const firstStart = (event: number) => (venue >= 0 ? firstStartAt(this.snapshot, event, venue) : dateStart[eventDateOffsets[event]!]!);
     const first = offsets[c]!;
-    let low = first;
-    let high = offsets[c + 1]!;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (firstStart(values[middle]!) < until) low = middle + 1;
-      else high = middle;
-    }
-    return low - first;
+    return firstWhere(first, offsets[c + 1]!, (k) => !(firstStart(values[k]!) < until)) - first;
   }
 
   /**

@@ -3,6 +3,8 @@
  * columns and posting lists, built once per snapshot (load-snapshot.ts), never per request.
  */
 
+import { firstWhere } from './first-where.js';
+
 /** Dates of a block of 2^RANK_BLOCK_SHIFT positions of the listing order share one entry of `rankBlockEnds`. */
 export const RANK_BLOCK_SHIFT = 6;
 
@@ -451,14 +453,7 @@ function rankBlockEnds(dateOrder: Uint32Array, dateEnds: Float64Array): Float64A
 
 /** How many values of the ascending run values[from .. to) are at most t. */
 export function countAtMost(values: Float64Array, from: number, to: number, t: number): number {
-  let low = from;
-  let high = to;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (values[middle]! <= t) low = middle + 1;
-    else high = middle;
-  }
-  return low - from;
+  return firstWhere(from, to, (k) => !(values[k]! <= t)) - from;
 }
 
 /** Bytes of the indexes' typed arrays (a buffer two lists share counted once). */
