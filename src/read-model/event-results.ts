@@ -8,6 +8,7 @@ import {
   MODE_OFFLINE,
   MODE_ONLINE,
   type CalendarSnapshot,
+  type PackedLists,
 } from './calendar-snapshot.js';
 import { firstWhere } from './first-where.js';
 import type { WordMatch } from './search-matches.js';
@@ -47,7 +48,25 @@ export interface ResultPage {
   facets: Partial<Record<FacetKind, FacetCount[]>>;
 }
 
-/** A bitmap over `size` entries with the given members set. */
+/** A query's window in ms, each bound open where the query gives none. */
+export interface WindowBounds {
+  /** The later of `fromDate` and now: a date counts while it has not ended then (a date that has ended is never listed). */
+  notEndedAt: number;
+  /** `fromStartDate`: a date counts when it starts then or later (-Infinity without). */
+  fromStart: number;
+  /** `untilDate` or a `when` preset's end: a date counts when it starts before (+Infinity without). */
+  until: number;
+}
+
+export function windowBounds(q: EventQuery): WindowBounds {
+  return {
+    notEndedAt: Math.max(q.from.getTime(), q.now.getTime()),
+    fromStart: q.fromStart ? q.fromStart.getTime() : Number.NEGATIVE_INFINITY,
+    until: q.until ? q.until.getTime() : Number.POSITIVE_INFINITY,
+  };
+}
+
+/** A bitmap over `size` entries with the given members set (an unknown member, undefined, left out). */
 function membership(size: number, members: Iterable<number | undefined>): Uint8Array {
   const set = new Uint8Array(size);
   for (const m of members) if (m !== undefined) set[m] = 1;
@@ -55,8 +74,14 @@ function membership(size: number, members: Iterable<number | undefined>): Uint8A
 }
 
 /** Whether any value of entity `i`'s packed list is a member. */
-function anyListed(offsets: Uint32Array, values: Uint32Array, i: number, members: Uint8Array): boolean {
+function anyListed({ offsets, values }: PackedLists, i: number, members: Uint8Array): boolean {
   for (let k = offsets[i]!; k < offsets[i + 1]!; k++) if (members[values[k]!] === 1) return true;
+  return false;
+}
+
+/** Whether entity `i`'s packed list holds `value`. */
+function listsValue({ offsets, values }: PackedLists, i: number, value: number): boolean {
+  for (let k = offsets[i]!; k < offsets[i + 1]!; k++) if (values[k] === value) return true;
   return false;
 }
 
@@ -116,14 +141,10 @@ function eventCondition(snapshot: CalendarSnapshot, q: EventQuery): (event: numb
     if (mode !== -1 && eventMode[e] !== mode) return false;
     if ((eventFlags[e]! & requiredFlags) !== requiredFlags) return false;
     if (superEvent !== -1 && eventSuperEvent[e] !== superEvent) return false;
-    if (tag !== -1) {
-      let tagged = false;
-      for (let k = eventTags.offsets[e]!; k < eventTags.offsets[e + 1]!; k++) if (eventTags.values[k] === tag) tagged = true;
-      if (!tagged) return false;
-    }
-    if (categories && !anyListed(eventCategories.offsets, eventCategories.values, e, categories)) return false;
-    if (notCategories && anyListed(eventCategories.offsets, eventCategories.values, e, notCategories)) return false;
-    for (const organizers of organizerSets) if (!anyListed(eventOrganizers.offsets, eventOrganizers.values, e, organizers)) return false;
+    if (tag !== -1 && !listsValue(eventTags, e, tag)) return false;
+    if (categories && !anyListed(eventCategories, e, categories)) return false;
+    if (notCategories && anyListed(eventCategories, e, notCategories)) return false;
+    for (const organizers of organizerSets) if (!anyListed(eventOrganizers, e, organizers)) return false;
     return true;
   };
 }
@@ -150,7 +171,7 @@ export function findResultPage(snapshot: CalendarSnapshot, request: ResultReques
     case 'entity-closed-form':
       return entityClosedForm(snapshot, request, plan);
     case 'in-order':
-      return inOrder(snapshot, request, new RankWindow(snapshot, plan.from, plan.to, lowerBound(request.query)));
+      return inOrder(snapshot, request, plan.from, plan.to);
     case 'venue-runs':
     case 'event-runs':
       return everyNode(snapshot, request, plan.runs);
@@ -159,17 +180,18 @@ export function findResultPage(snapshot: CalendarSnapshot, request: ResultReques
   }
 }
 
-/** The date-level conditions and search words of a query, as one predicate on a date index. */
+/**
+ * The date-level conditions and search words of a query, as one predicate on a date index (and its
+ * event). `venues`: the allowed venues (allowedVenues of the query, the default), or a narrower set a
+ * caller adds a venue condition with.
+ */
 function dateCondition(
   snapshot: CalendarSnapshot,
-  request: Pick<ResultRequest, 'query' | 'words'>,
-  venues = allowedVenues(snapshot, request.query),
+  q: EventQuery,
+  words: readonly WordMatch[],
+  venues = allowedVenues(snapshot, q),
 ): (date: number, event: number) => boolean {
-  const q = request.query;
-  const words = request.words;
-  const from = Math.max(q.from.getTime(), q.now.getTime());
-  const until = q.until ? q.until.getTime() : Number.POSITIVE_INFINITY;
-  const fromStart = q.fromStart ? q.fromStart.getTime() : Number.NEGATIVE_INFINITY;
+  const { notEndedAt, fromStart, until } = windowBounds(q);
   const hours = q.hoursRange;
   const startMinute = hours ? hours.startMinute : 0;
   const endMinute = hours ? hours.endMinute : 0;
@@ -178,7 +200,7 @@ function dateCondition(
   const { dateStart, dateEnds, dateVenue, dateMinute, dateFlags } = snapshot;
   return (i, event) => {
     const start = dateStart[i]!;
-    if (dateEnds[i]! <= from || start >= until || start < fromStart) return false;
+    if (dateEnds[i]! <= notEndedAt || start >= until || start < fromStart) return false;
     if ((dateFlags[i]! & excludedFlags) !== 0) return false;
     if (hours) {
       const minute = dateMinute[i]!;
@@ -197,9 +219,10 @@ function dateCondition(
 /**
  * How many nodes an event has under a query, telling `onNode` each node's date: none when it fails the
  * event-level conditions; else its first date that satisfies every date-level condition and search
- * word, or, grouping by day, its first such date of each Oslo day. What `suggest` counts its hits with
- * (suggestions.ts): the rule of everyNode's inner loop, which keeps it inline for speed (a closure per
- * event cost the full walk 10–35 %); test/api/suggest.test.ts holds every hit to `events`' totalCount.
+ * word, or, grouping by day, its first such date of each Oslo day. The rule of the full walk's inner
+ * loop as a function of one event (everyNode keeps it inline for speed, and says what it measured),
+ * and what `suggest` counts its hits with (suggestions.ts): test/api/suggest.test.ts holds every hit to
+ * `events`' totalCount.
  */
 export type EventNodes = (event: number, onNode?: (date: number) => void) => number;
 
@@ -208,10 +231,10 @@ export type EventNodes = (event: number, onNode?: (date: number) => void) => num
  * a narrower set a caller adds a venue condition with.
  */
 export function eventNodes(snapshot: CalendarSnapshot, query: EventQuery, words: readonly WordMatch[], venues: Uint8Array | null = allowedVenues(snapshot, query)): EventNodes {
-  const datePasses = dateCondition(snapshot, { query, words }, venues);
+  const datePasses = dateCondition(snapshot, query, words, venues);
   const eventPasses = eventCondition(snapshot, query);
   const groupByDay = query.groupByDay;
-  const until = query.until ? query.until.getTime() : Number.POSITIVE_INFINITY;
+  const { until } = windowBounds(query);
   const { eventDateOffsets, dateDay, dateStart } = snapshot;
   return (event, onNode) => {
     const first = eventDateOffsets[event]!;
@@ -238,30 +261,28 @@ export function eventNodes(snapshot: CalendarSnapshot, query: EventQuery, words:
  * Every node, for the total and facets; the page kept as the best nodes so far. Every event is visited
  * once, in order, with its dates (stored together, so the walk reads memory in sequence): an event
  * failing the event-level conditions is skipped whole. Without `runs`, the reference every other
- * strategy must agree with (test/read-model/equivalence.test.ts); with, the events of those posting
- * lists alone (`venue-runs`, `event-runs`), each judged as the full walk judges it.
+ * strategy must agree with (`full-walk`; test/read-model/equivalence.test.ts); with, the events of those
+ * posting lists alone (`venue-runs`, `event-runs`), each judged as the full walk judges it.
  */
 export function everyNode(snapshot: CalendarSnapshot, request: ResultRequest, runs: readonly Uint32Array[] | null = null): ResultPage {
-  const { query: q, page, pageSize, facets } = request;
+  const { query: q, page, pageSize } = request;
   const venues = allowedVenues(snapshot, q);
-  const datePasses = dateCondition(snapshot, request, venues);
+  const datePasses = dateCondition(snapshot, q, request.words, venues);
   const eventPasses = eventCondition(snapshot, q);
   const groupByDay = q.groupByDay;
-  const venueHits = facets.includes('venues') ? new Uint32Array(snapshot.venueIds.length) : null;
-  const organizerHits = facets.includes('organizers') ? new Uint32Array(snapshot.organizerIds.length) : null;
-  const categoryHits = facets.includes('categories') ? new Uint32Array(snapshot.categoryIds.length) : null;
+  const hits = new FacetHits(snapshot, request.facets);
+  const { venues: venueHits, organizers: organizerHits, categories: categoryHits } = hits;
   const best = new BestNodes(snapshot, (page + 1) * pageSize + 1);
-  const { eventDateOffsets, dateVenue, dateDay, eventOrganizers, eventCategories, categoryListed } = snapshot;
+  const { eventDateOffsets, dateStart, dateVenue, dateDay, eventOrganizers, eventCategories, categoryListed } = snapshot;
   const events = snapshot.eventIds.length;
-  const until = q.until ? q.until.getTime() : Number.POSITIVE_INFINITY;
-  const dateStart = snapshot.dateStart;
+  const bounds = windowBounds(q);
+  const { notEndedAt, until } = bounds;
   let count = 0;
   // With few allowed venues, the events without a date at one of them are skipped at once (marked
   // from the venues' own dates: no sort, the events are still visited in order).
-  const ranges = venues && !runs ? venueRankRanges(snapshot, venues, q.fromStart ? q.fromStart.getTime() : Number.NEGATIVE_INFINITY, until) : null;
-  const marks = ranges ? markEventsOf(snapshot, ranges) : runs ? scratchFor(snapshot) : null;
+  const ranges = venues && !runs ? venueRankRanges(snapshot, venues, bounds) : null;
+  const marks = ranges ? markEventsOf(snapshot, ranges) : runs ? walkScratch(snapshot) : null;
   // With runs (`venue-runs`, `event-runs`): their events alone, each once, those whose dates have all ended skipped.
-  const from = lowerBound(q);
   const lastEnd = snapshot.walk.eventLastEnd;
 
   for (const run of runs ?? [null]) {
@@ -269,9 +290,10 @@ export function everyNode(snapshot: CalendarSnapshot, request: ResultRequest, ru
     for (let k = 0; k < visits; k++) {
       const event = run ? run[k]! : k;
       if (run) {
-        if (marks!.judged[event] === marks!.stamp || !(lastEnd[event]! > from)) continue;
+        if (marks!.judged[event] === marks!.stamp || !(lastEnd[event]! > notEndedAt)) continue;
         marks!.judged[event] = marks!.stamp;
       } else if (marks && marks.judged[event] !== marks.stamp) continue;
+      // eventNodes' rule (above), inline: through it, a call per event, this walk cost 4–14 % more (100k events: plain 3.3 → 3.6 ms).
       const first = eventDateOffsets[event]!;
       const end = eventDateOffsets[event + 1]!;
       if (first === end || !eventPasses(event)) continue;
@@ -285,6 +307,7 @@ export function everyNode(snapshot: CalendarSnapshot, request: ResultRequest, ru
         if (!datePasses(i, event)) continue;
         nodes++;
         best.offer(i);
+        // FacetHits' counting (below), inline here and below: through its methods this walk cost 6–12 % more (plain 3.3 → 3.7 ms).
         const venue = dateVenue[i]!;
         if (venueHits && venue >= 0) venueHits[venue] = venueHits[venue]! + 1;
         if (!groupByDay) break;
@@ -307,25 +330,26 @@ export function everyNode(snapshot: CalendarSnapshot, request: ResultRequest, ru
     }
   }
 
-  const ordered = best.sorted();
-  const nodes = ordered.slice(page * pageSize, page * pageSize + pageSize).map((date) => ({ event: snapshot.dateEvent[date]!, date }));
-  return {
-    nodes,
-    hasMore: count > (page + 1) * pageSize,
-    totalCount: count,
-    facets: {
-      ...(venueHits ? { venues: rankFacet(venueHits, snapshot.venueIds) } : {}),
-      ...(organizerHits ? { organizers: rankFacet(organizerHits, snapshot.organizerIds) } : {}),
-      ...(categoryHits ? { categories: rankFacet(categoryHits, snapshot.categoryIds) } : {}),
-    },
-  };
+  const nodes = best
+    .sorted()
+    .slice(page * pageSize, page * pageSize + pageSize)
+    .map((date) => ({ event: snapshot.dateEvent[date]!, date }));
+  return { nodes, hasMore: count > (page + 1) * pageSize, totalCount: count, facets: hits.ranked() };
+}
+
+/** Marks (in the snapshot's scratch, stamped) every event with a date in these ranges. */
+function markEventsOf(snapshot: CalendarSnapshot, ranges: readonly Uint32Array[]): { judged: Uint32Array; stamp: number } {
+  const { stamp, judged } = walkScratch(snapshot);
+  const { dateOrder, dateEvent } = snapshot;
+  for (const range of ranges) for (let n = 0; n < range.length; n++) judged[dateEvent[dateOrder[range[n]!]!]!] = stamp;
+  return { judged, stamp };
 }
 
 /**
  * Scratch marks per snapshot for the walk in listing order and for marking the events of a few
- * venues (neither yields, so one set serves all).
+ * venues or runs (no walk yields, so one set serves all): `walkScratch` gives them with a fresh stamp.
  */
-interface Scratch {
+interface WalkScratch {
   stamp: number;
   /** Stamp of the walk that judged the event's event-level conditions; the verdict in `passes`. */
   judged: Uint32Array;
@@ -336,9 +360,9 @@ interface Scratch {
 }
 
 /** Per snapshot (keyed by it, gone with it): walks of one snapshot share its marks, other snapshots have their own. */
-const scratches = new WeakMap<CalendarSnapshot, Scratch>();
+const scratches = new WeakMap<CalendarSnapshot, WalkScratch>();
 
-function scratchFor(snapshot: CalendarSnapshot): Scratch {
+function walkScratch(snapshot: CalendarSnapshot): WalkScratch {
   const events = snapshot.eventIds.length;
   let scratch = scratches.get(snapshot);
   if (!scratch) {
@@ -355,26 +379,23 @@ function scratchFor(snapshot: CalendarSnapshot): Scratch {
 }
 
 /**
- * The first nodes in listing order, up to the page and one more: no total, no facets. The dates are
- * walked in listing order and the walk stops once the page and one more node are found.
+ * `first-nodes`: the first nodes in listing order, up to the page and one more: no total, no facets. The
+ * dates are walked in listing order and the walk stops once the page and one more node are found.
  */
 function firstNodes(snapshot: CalendarSnapshot, request: ResultRequest): ResultPage {
   const { query: q, page, pageSize } = request;
   const venues = allowedVenues(snapshot, q);
-  const fromStart = q.fromStart ? q.fromStart.getTime() : Number.NEGATIVE_INFINITY;
-  const until = q.until ? q.until.getTime() : Number.POSITIVE_INFINITY;
+  const bounds = windowBounds(q);
   // The allowed venues' dates alone, when they are few: the same dates in the same order (their
   // ranges merged as the walk goes, so it still stops once the page is found), but for those the
-  // venue condition would refuse anyway. Else the dates starting in [fromStart, until).
-  const ranges = venues ? venueRankRanges(snapshot, venues, fromStart, until) : null;
-  const ranks = ranges
-    ? new RankMerge(ranges)
-    : new RankWindow(
-        snapshot,
-        firstLiveRank(snapshot, q, fromStart === Number.NEGATIVE_INFINITY ? 0 : firstRankStartingAt(snapshot, fromStart)),
-        until === Number.POSITIVE_INFINITY ? snapshot.dateCount : firstRankStartingAt(snapshot, until),
-        lowerBound(q),
-      );
+  // venue condition would refuse anyway. Else the dates of the query's window of the listing order.
+  const ranges = venues ? venueRankRanges(snapshot, venues, bounds) : null;
+  let ranks: RankMerge | RankWindow;
+  if (ranges) ranks = new RankMerge(ranges);
+  else {
+    const { from, to } = listingWindow(snapshot, q);
+    ranks = new RankWindow(snapshot, from, to, bounds.notEndedAt);
+  }
   const lastNode = (page + 1) * pageSize;
   const { nodes, count } = nodesInOrder(snapshot, request, ranks, lastNode + 1, null);
   return {
@@ -386,12 +407,20 @@ function firstNodes(snapshot: CalendarSnapshot, request: ResultRequest): ResultP
   };
 }
 
-/** The rank bounds [from, to) within one venue's ranks of the dates starting in [fromStart, until). */
-function startBounds(snapshot: CalendarSnapshot, ranks: Uint32Array, fromStart: number, until: number): [number, number] {
+/**
+ * The positions [from, to) of the dates starting in [fromStart, until) among `ranks`, positions of the
+ * listing order ascending (a venue's run of it), or, without, among the listing order itself.
+ */
+function startWindow(snapshot: CalendarSnapshot, ranks: Uint32Array | null, { fromStart, until }: Pick<WindowBounds, 'fromStart' | 'until'>): [number, number] {
+  const length = ranks ? ranks.length : snapshot.dateCount;
+  return [fromStart === Number.NEGATIVE_INFINITY ? 0 : firstStartingAt(snapshot, ranks, fromStart), until === Number.POSITIVE_INFINITY ? length : firstStartingAt(snapshot, ranks, until)];
+}
+
+/** The first of those positions whose date starts at or after `t` (their number when none does). */
+function firstStartingAt(snapshot: CalendarSnapshot, ranks: Uint32Array | null, t: number): number {
   const { dateOrder, dateStart } = snapshot;
-  // The first position whose date starts at or after `bound` (a venue's ranks list its dates by start).
-  const firstAtOrAfter = (bound: number) => firstWhere(0, ranks.length, (p) => !(dateStart[dateOrder[ranks[p]!]!]! < bound));
-  return [fromStart === Number.NEGATIVE_INFINITY ? 0 : firstAtOrAfter(fromStart), until === Number.POSITIVE_INFINITY ? ranks.length : firstAtOrAfter(until)];
+  if (!ranks) return firstWhere(0, dateOrder.length, (rank) => !(dateStart[dateOrder[rank]!]! < t));
+  return firstWhere(0, ranks.length, (p) => !(dateStart[dateOrder[ranks[p]!]!]! < t));
 }
 
 /**
@@ -399,28 +428,20 @@ function startBounds(snapshot: CalendarSnapshot, ranks: Uint32Array, fromStart: 
  * (ascending runs of `venueDateRanks`, not copied); null when they are most of the dates (over half),
  * where walking every date costs no more.
  */
-function venueRankRanges(snapshot: CalendarSnapshot, allowed: Uint8Array, fromStart: number, until: number): Uint32Array[] | null {
+function venueRankRanges(snapshot: CalendarSnapshot, allowed: Uint8Array, bounds: WindowBounds): Uint32Array[] | null {
   const { offsets, values } = snapshot.venueDateRanks;
   const ranges: Uint32Array[] = [];
   let total = 0;
   for (let v = 0; v < allowed.length; v++) {
     if (allowed[v] !== 1) continue;
     const own = values.subarray(offsets[v], offsets[v + 1]);
-    const [from, to] = startBounds(snapshot, own, fromStart, until);
+    const [from, to] = startWindow(snapshot, own, bounds);
     if (to <= from) continue;
     ranges.push(own.subarray(from, to));
     total += to - from;
     if (total > snapshot.dateCount >> 1) return null;
   }
   return ranges;
-}
-
-/** Marks (in the snapshot's scratch, stamped) every event with a date in these ranges. */
-function markEventsOf(snapshot: CalendarSnapshot, ranges: readonly Uint32Array[]): { judged: Uint32Array; stamp: number } {
-  const { stamp, judged } = scratchFor(snapshot);
-  const { dateOrder, dateEvent } = snapshot;
-  for (const range of ranges) for (let n = 0; n < range.length; n++) judged[dateEvent[dateOrder[range[n]!]!]!] = stamp;
-  return { judged, stamp };
 }
 
 /**
@@ -546,13 +567,6 @@ class BestNodes {
   }
 }
 
-/** Entries with hits, most hits first, ties by id (code-unit order). */
-function rankFacet(hits: Uint32Array, ids: readonly string[]): FacetCount[] {
-  const counted: FacetCount[] = [];
-  for (let i = 0; i < hits.length; i++) if (hits[i]! > 0) counted.push({ id: ids[i]!, hits: hits[i]! });
-  return counted.sort((a, b) => b.hits - a.hits || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
 /**
  * How `findResultPage` finds a filter's page, total and facets (docs/performance.md, "A planned walk"):
  * - `first-nodes`: no total and no facet asked; the dates in listing order until the page is found.
@@ -629,11 +643,6 @@ function singleEntity(snapshot: CalendarSnapshot, request: ResultRequest): Pick<
   return found && found.entity !== undefined ? { kind: found.kind, entity: found.entity } : null;
 }
 
-/** The later of `fromDate` and now: a date counts while it has not ended then. */
-function lowerBound(q: EventQuery): number {
-  return Math.max(q.from.getTime(), q.now.getTime());
-}
-
 /** The cheapest exact way to answer the request (see WalkPlan). */
 export function planWalk(snapshot: CalendarSnapshot, request: ResultRequest): WalkPlan {
   if (!request.wantsTotal && request.facets.length === 0) return { strategy: 'first-nodes' };
@@ -659,10 +668,7 @@ export function planWalk(snapshot: CalendarSnapshot, request: ResultRequest): Wa
 
   let plan: WalkPlan = { strategy: 'full-walk' };
   let cost = snapshot.eventIds.length * FULL_WALK_COST;
-  const fromStart = q.fromStart ? q.fromStart.getTime() : Number.NEGATIVE_INFINITY;
-  const until = q.until ? q.until.getTime() : Number.POSITIVE_INFINITY;
-  const first = firstLiveRank(snapshot, q, fromStart === Number.NEGATIVE_INFINITY ? 0 : firstRankStartingAt(snapshot, fromStart));
-  const last = until === Number.POSITIVE_INFINITY ? snapshot.dateCount : firstRankStartingAt(snapshot, until);
+  const { from: first, to: last } = listingWindow(snapshot, q);
   if (Math.max(0, last - first) * IN_ORDER_COST < cost) {
     plan = { strategy: 'in-order', from: first, to: Math.max(first, last) };
     cost = Math.max(0, last - first) * IN_ORDER_COST;
@@ -697,41 +703,6 @@ function unpublishedAt(snapshot: CalendarSnapshot, now: number): number {
   return firstWhere(0, publishedLate.length, (k) => !(publishing[publishedLate[k]!]! > now));
 }
 
-/**
- * Where a walk in listing order from rank `from` may start under the query's category and organizer
- * conditions: no earlier than the first date starting at the lower bound less the longest date of the
- * events those conditions allow (walk-indexes.ts, `categoryLongestDate`); every date before has ended.
- */
-function firstLiveRank(snapshot: CalendarSnapshot, q: EventQuery, from: number): number {
-  const { categoryLongestDate, organizerLongestDate } = snapshot.walk;
-  let longest = Number.POSITIVE_INFINITY;
-  if (q.categories) {
-    let under = Number.NEGATIVE_INFINITY;
-    for (const key of q.categories) {
-      const category = snapshot.categoryByKey.get(key);
-      if (category !== undefined) under = Math.max(under, categoryLongestDate[category]!);
-    }
-    longest = Math.min(longest, under);
-  }
-  for (const slugs of q.organizerSlugSets) {
-    let under = Number.NEGATIVE_INFINITY;
-    for (const slug of slugs) {
-      const organizer = snapshot.organizerBySlug.get(slug);
-      if (organizer !== undefined) under = Math.max(under, organizerLongestDate[organizer]!);
-    }
-    longest = Math.min(longest, under);
-  }
-  if (longest === Number.POSITIVE_INFINITY) return from;
-  // No event allowed (-Infinity): nothing to walk.
-  return longest === Number.NEGATIVE_INFINITY ? snapshot.dateCount : Math.max(from, firstRankStartingAt(snapshot, lowerBound(q) - longest));
-}
-
-/** The first position in the listing order whose date starts at or after `t`. */
-function firstRankStartingAt(snapshot: CalendarSnapshot, t: number): number {
-  const { dateOrder, dateStart } = snapshot;
-  return firstWhere(0, dateOrder.length, (rank) => !(dateStart[dateOrder[rank]!]! < t));
-}
-
 /** The posting lists of these entities (each once; an unknown one, undefined, has no event), and their length. */
 function runsOf(lists: SortedLists<Uint32Array>, entities: Iterable<number | undefined>): { lists: Uint32Array[]; events: number } {
   const runs: Uint32Array[] = [];
@@ -753,6 +724,50 @@ function eventRunsOf(snapshot: CalendarSnapshot, q: EventQuery): { lists: Uint32
     if (!best || found.events < best.events) best = found;
   }
   return best;
+}
+
+/**
+ * The positions [from, to) of the listing order a walk of the query's window reads: the dates starting
+ * in [fromStartDate, untilDate), and under category and organizer conditions no earlier than the first
+ * date starting at the lower bound less the longest date of the events those conditions allow
+ * (walk-indexes.ts, `categoryLongestDate`): every date before has ended. `to` may be below `from`:
+ * nothing to read.
+ */
+function listingWindow(snapshot: CalendarSnapshot, q: EventQuery): { from: number; to: number } {
+  const bounds = windowBounds(q);
+  const [first, to] = startWindow(snapshot, null, bounds);
+  const longest = longestAllowedDate(snapshot, q);
+  // +Infinity: no such condition; -Infinity: no event allowed, nothing to walk.
+  if (longest === Number.POSITIVE_INFINITY) return { from: first, to };
+  if (longest === Number.NEGATIVE_INFINITY) return { from: snapshot.dateCount, to };
+  return { from: Math.max(first, firstStartingAt(snapshot, null, bounds.notEndedAt - longest)), to };
+}
+
+/**
+ * The longest date of the events the query's category and organizer conditions allow, as far as the
+ * walk indexes tell (per condition, the longest of its entities'; the shortest of the conditions'):
+ * +Infinity without such a condition, -Infinity when it allows no event.
+ */
+function longestAllowedDate(snapshot: CalendarSnapshot, q: EventQuery): number {
+  const { categoryLongestDate, organizerLongestDate } = snapshot.walk;
+  let longest = Number.POSITIVE_INFINITY;
+  if (q.categories) {
+    let under = Number.NEGATIVE_INFINITY;
+    for (const key of q.categories) {
+      const category = snapshot.categoryByKey.get(key);
+      if (category !== undefined) under = Math.max(under, categoryLongestDate[category]!);
+    }
+    longest = Math.min(longest, under);
+  }
+  for (const slugs of q.organizerSlugSets) {
+    let under = Number.NEGATIVE_INFINITY;
+    for (const slug of slugs) {
+      const organizer = snapshot.organizerBySlug.get(slug);
+      if (organizer !== undefined) under = Math.max(under, organizerLongestDate[organizer]!);
+    }
+    longest = Math.min(longest, under);
+  }
+  return longest;
 }
 
 /**
@@ -795,7 +810,11 @@ class RankWindow {
   }
 }
 
-/** Facet counters of the facets asked, filled node by node. */
+/**
+ * Counters of the facets asked (null: not asked), filled node by node (`add`, `venueNode`) or, by the
+ * closed forms, count by count into the arrays; `ranked` gives the answer's facets. The one place a
+ * node counts for its venue, its event's organizers and its event's listed categories.
+ */
 class FacetHits {
   readonly venues: Uint32Array | null;
   readonly organizers: Uint32Array | null;
@@ -812,8 +831,8 @@ class FacetHits {
 
   /** `nodes` more nodes of the event (`date`: one of them, when one, for its venue; -1: counted by `venueNode`). */
   add(event: number, nodes: number, date: number): void {
-    const { venues, organizers, categories } = this;
-    if (venues && date >= 0) this.venueNode(date);
+    const { organizers, categories } = this;
+    if (date >= 0) this.venueNode(date);
     if (organizers) {
       const { offsets, values } = this.snapshot.eventOrganizers;
       for (let k = offsets[event]!; k < offsets[event + 1]!; k++) organizers[values[k]!] = organizers[values[k]!]! + nodes;
@@ -828,9 +847,12 @@ class FacetHits {
     }
   }
 
+  /** One node at this date, for its venue (a date without a venue counts for none). */
   venueNode(date: number): void {
+    const venues = this.venues;
+    if (!venues) return;
     const venue = this.snapshot.dateVenue[date]!;
-    if (this.venues && venue >= 0) this.venues[venue] = this.venues[venue]! + 1;
+    if (venue >= 0) venues[venue] = venues[venue]! + 1;
   }
 
   ranked(): ResultPage['facets'] {
@@ -843,17 +865,29 @@ class FacetHits {
   }
 }
 
+/** Entries with hits, most hits first, ties by id (code-unit order). */
+function rankFacet(hits: Uint32Array, ids: readonly string[]): FacetCount[] {
+  const counted: FacetCount[] = [];
+  for (let i = 0; i < hits.length; i++) if (hits[i]! > 0) counted.push({ id: ids[i]!, hits: hits[i]! });
+  return counted.sort((a, b) => b.hits - a.hits || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** Positions of the listing order, ascending, one at a time (-1: no more): a RankWindow or a RankMerge. */
+interface Ranks {
+  next(): number;
+}
+
 /**
  * The nodes among the dates `ranks` gives in listing order, every condition tested per date: an event's
  * first passing date met is its node (grouped by day: its first of each day, the days coming in order
- * too). Stops after `most` nodes; counts facets when asked.
+ * too). Stops after `most` nodes; counts facets when asked. The page's nodes are kept, the others counted.
  */
-function nodesInOrder(snapshot: CalendarSnapshot, request: ResultRequest, ranks: { next(): number }, most: number, hits: FacetHits | null): { nodes: NodeIndex[]; count: number } {
+function nodesInOrder(snapshot: CalendarSnapshot, request: ResultRequest, ranks: Ranks, most: number, hits: FacetHits | null): { nodes: NodeIndex[]; count: number } {
   const { query: q, page, pageSize } = request;
-  const datePasses = dateCondition(snapshot, request);
+  const datePasses = dateCondition(snapshot, q, request.words);
   const eventPasses = eventCondition(snapshot, q);
   const groupByDay = q.groupByDay;
-  const { stamp, judged, passes, noded, day } = scratchFor(snapshot);
+  const { stamp, judged, passes, noded, day } = walkScratch(snapshot);
   const { dateOrder, dateEvent, dateDay } = snapshot;
   const firstNode = page * pageSize;
   const lastNode = firstNode + pageSize;
@@ -879,13 +913,44 @@ function nodesInOrder(snapshot: CalendarSnapshot, request: ResultRequest, ranks:
   return { nodes, count };
 }
 
-/** `in-order` and `venue-runs`: every node met in listing order, the page the first ones. */
-function inOrder(snapshot: CalendarSnapshot, request: ResultRequest, ranks: RankWindow): ResultPage {
+/**
+ * `in-order`: every node met walking the ranks [from, to) of the listing order (the query's window,
+ * planned), counted as met with their facets; the page is the first ones met.
+ */
+function inOrder(snapshot: CalendarSnapshot, request: ResultRequest, from: number, to: number): ResultPage {
   const hits = new FacetHits(snapshot, request.facets);
+  const ranks = new RankWindow(snapshot, from, to, windowBounds(request.query).notEndedAt);
   const { nodes, count } = nodesInOrder(snapshot, request, ranks, Number.POSITIVE_INFINITY, hits);
   return { nodes, hasMore: count > (request.page + 1) * request.pageSize, totalCount: count, facets: hits.ranked() };
 }
 
+/** How many values of the ascending run values[from .. to) are after t (an entity's last ends: its events with a date not ended at t). */
+function countAfter(values: Float64Array, from: number, to: number, t: number): number {
+  return to - from - countAtMost(values, from, to, t);
+}
+
+/**
+ * A closed form's count over the events published at now, every count being a sum over events: every
+ * event's (`countOver` the snapshot's indexes, sign 1), less the `unpublished` ones' (the first of
+ * `publishedLate`, over count indexes of their own, sign -1), plus the events those indexes cover that
+ * were published since they were built, counted back one by one (`countEvent`). `countOver` adds `sign`
+ * times each facet's count into the request's hits; `countEvent` an event's own.
+ */
+function countPublished(
+  snapshot: CalendarSnapshot,
+  unpublished: number,
+  countOver: (indexes: CountIndexes, sign: 1 | -1) => number,
+  countEvent: (event: number) => number,
+): number {
+  const walk = snapshot.walk;
+  let count = countOver(walk, 1);
+  if (unpublished > 0) {
+    const { indexes, covered } = unpublishedCountIndexes(snapshot, walk, unpublished);
+    count -= countOver(indexes, -1);
+    for (let k = unpublished; k < covered; k++) count += countEvent(walk.publishedLate[k]!);
+  }
+  return count;
+}
 
 /**
  * `closed-form`: with no condition but "not ended at t" (t the later of fromDate and now), an event has
@@ -895,15 +960,14 @@ function inOrder(snapshot: CalendarSnapshot, request: ResultRequest, ranks: Rank
  */
 function closedForm(snapshot: CalendarSnapshot, request: ResultRequest, unpublished: number): ResultPage {
   const { page, pageSize } = request;
-  const t = lowerBound(request.query);
+  const t = windowBounds(request.query).notEndedAt;
   const hits = new FacetHits(snapshot, request.facets);
-  let count = addClosedCounts(snapshot, snapshot.walk, t, hits, 1);
-  if (unpublished > 0) {
-    const { indexes, covered } = unpublishedCountIndexes(snapshot, snapshot.walk, unpublished);
-    count -= addClosedCounts(snapshot, indexes, t, hits, -1);
-    // Published since those indexes were built: counted back one by one.
-    for (let k = unpublished; k < covered; k++) count += addClosedEvent(snapshot, snapshot.walk.publishedLate[k]!, t, hits);
-  }
+  const count = countPublished(
+    snapshot,
+    unpublished,
+    (indexes, sign) => addClosedCounts(snapshot, indexes, t, hits, sign),
+    (event) => addClosedEvent(snapshot, event, t, hits),
+  );
   // The page: the first nodes in listing order (the total is known, so the walk stops after the page).
   const lastNode = (page + 1) * pageSize;
   const { nodes } = nodesInOrder(snapshot, request, new RankWindow(snapshot, 0, snapshot.dateCount, t), lastNode, null);
@@ -923,10 +987,14 @@ function addClosedCounts(snapshot: CalendarSnapshot, indexes: CountIndexes, t: n
     // The last slot holds the dates without a venue.
     if (hits.venues && s < hits.venues.length) hits.venues[s] = hits.venues[s]! + sign * nodes;
   }
-  if (hits.organizers) for (let o = 0; o < hits.organizers.length; o++) hits.organizers[o] = hits.organizers[o]! + sign * endingAfter(organizerLastEnds, o, t);
+  if (hits.organizers) {
+    const { offsets, values } = organizerLastEnds;
+    for (let o = 0; o < hits.organizers.length; o++) hits.organizers[o] = hits.organizers[o]! + sign * countAfter(values, offsets[o]!, offsets[o + 1]!, t);
+  }
   if (hits.categories) {
+    const { offsets, values } = categoryLastEnds;
     const listed = snapshot.categoryListed;
-    for (let c = 0; c < hits.categories.length; c++) if (listed[c] === 1) hits.categories[c] = hits.categories[c]! + sign * endingAfter(categoryLastEnds, c, t);
+    for (let c = 0; c < hits.categories.length; c++) if (listed[c] === 1) hits.categories[c] = hits.categories[c]! + sign * countAfter(values, offsets[c]!, offsets[c + 1]!, t);
   }
   return count;
 }
@@ -939,28 +1007,12 @@ function addClosedEvent(snapshot: CalendarSnapshot, event: number, t: number, hi
   return 1;
 }
 
-/** The event's first date that has not ended at t, or -1 when every one has. */
+/** The event's first date that has not ended at t, or -1 when every one has: its node in the closed forms. */
 function firstDateNotEnded(snapshot: CalendarSnapshot, event: number, t: number): number {
   if (!(snapshot.walk.eventLastEnd[event]! > t)) return -1;
   let date = snapshot.eventDateOffsets[event]!;
   while (!(snapshot.dateEnds[date]! > t)) date++;
   return date;
-}
-
-/** How many of the entity's values (last ends) are after t. */
-function endingAfter({ offsets, values }: SortedLists<Float64Array>, entity: number, t: number): number {
-  return offsets[entity + 1]! - offsets[entity]! - countAtMost(values, offsets[entity]!, offsets[entity + 1]!, t);
-}
-
-/** How many values of each group of x are after t (groups keyed by an entity y), added `sign` times into `hits[y]` where `wanted(y)`. */
-function addEndingAfter(lists: PairLists, x: number, t: number, hits: Uint32Array, sign: 1 | -1, wanted: (y: number) => boolean): void {
-  const { groupOffsets, groupKeys, valueOffsets, values } = lists;
-  const ends = values[0]!;
-  for (let g = groupOffsets[x]!; g < groupOffsets[x + 1]!; g++) {
-    const y = groupKeys[g]!;
-    if (!wanted(y)) continue;
-    hits[y] = hits[y]! + sign * (valueOffsets[g + 1]! - valueOffsets[g]! - countAtMost(ends, valueOffsets[g]!, valueOffsets[g + 1]!, t));
-  }
 }
 
 /**
@@ -974,17 +1026,16 @@ function addEndingAfter(lists: PairLists, x: number, t: number, hits: Uint32Arra
  */
 function entityClosedForm(snapshot: CalendarSnapshot, request: ResultRequest, plan: EntityClosedFormPlan): ResultPage {
   const { page, pageSize } = request;
-  const t = lowerBound(request.query);
+  const t = windowBounds(request.query).notEndedAt;
   const { kind, entity, unpublished } = plan;
   const walk = snapshot.walk;
   const hits = new FacetHits(snapshot, request.facets);
-  let count = addEntityCounts(snapshot, walk, plan, t, hits, 1);
-  if (unpublished > 0) {
-    const { indexes, covered } = unpublishedCountIndexes(snapshot, walk, unpublished);
-    count -= addEntityCounts(snapshot, indexes, plan, t, hits, -1);
-    // Published since those indexes were built: counted back one by one.
-    for (let k = unpublished; k < covered; k++) count += addEntityEvent(snapshot, plan, walk.publishedLate[k]!, t, hits);
-  }
+  const count = countPublished(
+    snapshot,
+    unpublished,
+    (indexes, sign) => addEntityCounts(snapshot, indexes, plan, t, hits, sign),
+    (event) => addEntityEvent(snapshot, plan, event, t, hits),
+  );
   if (hits.venues && kind === 'venue') hits.venues[entity] = count;
   // The page: the first nodes, from the entity's events (its posting list, each judged as the full walk
   // judges it) or from the dates in listing order (every condition tested per date), whichever reads less.
@@ -1009,18 +1060,12 @@ function addEntityEvent(snapshot: CalendarSnapshot, plan: EntityClosedFormPlan, 
   let node = -1;
   if (kind === 'venue') {
     for (let i = eventDateOffsets[event]!; i < eventDateOffsets[event + 1]! && node < 0; i++) if (dateVenue[i] === entity && dateEnds[i]! > t) node = i;
-  } else if (listsEntity(kind === 'category' ? snapshot.eventCategories : snapshot.eventOrganizers, event, entity)) {
+  } else if (listsValue(kind === 'category' ? snapshot.eventCategories : snapshot.eventOrganizers, event, entity)) {
     node = firstDateNotEnded(snapshot, event, t);
   }
   if (node < 0) return 0;
   hits.add(event, 1, node);
   return 1;
-}
-
-/** Whether the event lists the entity. */
-function listsEntity({ offsets, values }: SortedLists<Uint32Array>, event: number, entity: number): boolean {
-  for (let k = offsets[event]!; k < offsets[event + 1]!; k++) if (values[k] === entity) return true;
-  return false;
 }
 
 /**
@@ -1045,5 +1090,16 @@ function addEntityCounts(snapshot: CalendarSnapshot, indexes: CountIndexes, plan
       hits.venues[slot] = hits.venues[slot]! + sign * nodes;
     }
   }
-  return endingAfter(lastEnds, entity, t);
+  return countAfter(lastEnds.values, lastEnds.offsets[entity]!, lastEnds.offsets[entity + 1]!, t);
+}
+
+/** How many values of each group of x are after t (groups keyed by an entity y), added `sign` times into `hits[y]` where `wanted(y)`. */
+function addEndingAfter(lists: PairLists, x: number, t: number, hits: Uint32Array, sign: 1 | -1, wanted: (y: number) => boolean): void {
+  const { groupOffsets, groupKeys, valueOffsets, values } = lists;
+  const ends = values[0]!;
+  for (let g = groupOffsets[x]!; g < groupOffsets[x + 1]!; g++) {
+    const y = groupKeys[g]!;
+    if (!wanted(y)) continue;
+    hits[y] = hits[y]! + sign * countAfter(ends, valueOffsets[g]!, valueOffsets[g + 1]!, t);
+  }
 }

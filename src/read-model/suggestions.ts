@@ -2,7 +2,7 @@ import type { SuggestionKind } from '../../generated/schema-types.js';
 import { onlyConditions, type EventQuery } from '../domain/event-query.js';
 import type { SuggestQueries } from '../domain/suggest-input.js';
 import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_VENUE, type CalendarSnapshot } from './calendar-snapshot.js';
-import { allowedVenues, eventNodes, findResultPage, type EventNodes } from './event-results.js';
+import { allowedVenues, eventNodes, findResultPage, windowBounds, type EventNodes } from './event-results.js';
 import { firstWhere } from './first-where.js';
 import type { WordMatch } from './search-matches.js';
 import { firstStartAt, lastEndAt } from './suggestion-index.js';
@@ -192,11 +192,6 @@ function eventMatches(index: WordIndex, scratch: Scratch, plan: MatchPlan, offer
   });
 }
 
-/** The start of a query's window: "a date that has ended is never listed" (dateCondition). */
-function windowStart(query: EventQuery): number {
-  return Math.max(query.from.getTime(), query.now.getTime());
-}
-
 /**
  * Counts nodes the way `events` does (eventNodes), per catalogue entity: its kind's query, with the
  * search words of the phase `events` would use for that query, plus the entity's condition. Only the
@@ -311,9 +306,10 @@ class HitCounter {
     const index = this.snapshot.suggestions;
     const query = this.queryOf(c);
     const from = index.catalogueEvents.offsets[c]!;
-    const ending = this.endingAfter(c, windowStart(query));
-    if (query.until !== null) {
-      const starting = this.startingBefore(c, query.until.getTime());
+    const { notEndedAt, until } = windowBounds(query);
+    const ending = this.endingAfter(c, notEndedAt);
+    if (until !== Number.POSITIVE_INFINITY) {
+      const starting = this.startingBefore(c, until);
       if (starting < ending) return { values: index.catalogueEventsByStart, from, to: from + starting };
     }
     return { values: index.catalogueEvents.values, from, to: from + ending };
@@ -331,7 +327,7 @@ class HitCounter {
   hits(c: number): number {
     const index = this.snapshot.suggestions;
     const query = this.queryOf(c);
-    const start = windowStart(query);
+    const start = windowBounds(query).notEndedAt;
     const now = query.now.getTime();
     if (onlyConditions(query) && now >= index.publishingHorizon) return this.endingAfter(c, start) - this.unpublished(c, now, start);
     const { values, from, to } = this.candidates(c);
