@@ -160,7 +160,7 @@ export interface CalendarSnapshot {
   dateOrder: Uint32Array;
   /**
    * Per venue, the positions in `dateOrder` (ranks) of its dates, ascending: a filter on a few
-   * venues walks their dates alone, in listing order, instead of every date (event-results.ts).
+   * venues walks their dates alone, in listing order, instead of every date (walk/venue-rank-ranges.ts).
    */
   venueDateRanks: PackedLists;
   /** Sorted columns and posting lists the planned walk reads (walk-indexes.ts). */
