@@ -4,8 +4,8 @@
  * prints build time, the heap it keeps (after a full GC), its typed columns (and of those the planned
  * walk's indexes, per event), the process's peak RSS, and the scan of a cold filter (total + 3 facets
  * + a 20-node page, no search) p50/p95. Then, per filter shape, the strategy the read model plans
- * (event-results.ts, `planWalk`) and its p50 against the full walk's (`everyNode`, the reference) on
- * the same filters, in turns. And
+ * (src/read-model/walk/plan-walk.ts, `planWalk`) and its p50 against the full walk's (`everyNode`, the
+ * reference) on the same filters, in turns. And
  * `suggest`'s work on the snapshot (findSuggestions: matching, counting, ranking; not the labels'
  * statement nor HTTP) for prefixes of 1–6 characters of real names, without a filter and with
  * `when: THIS_WEEKEND`, p50/p95.
@@ -18,7 +18,10 @@ import { openDatabase } from '../src/db/open-database.js';
 import { buildEventQuery } from '../src/domain/event-query.js';
 import type { Filter } from '../generated/schema-types.js';
 import { typedArrayBytes, type CalendarSnapshot } from '../src/read-model/calendar-snapshot.js';
-import { everyNode, findResultPage, planWalk, type ResultRequest } from '../src/read-model/event-results.js';
+import { everyNode } from '../src/read-model/walk/every-node.js';
+import { findResultPage } from '../src/read-model/walk/find-result-page.js';
+import { planWalk } from '../src/read-model/walk/plan-walk.js';
+import type { ResultRequest } from '../src/read-model/walk/result-page.js';
 import { loadSnapshot } from '../src/read-model/load-snapshot.js';
 import { wordMatch } from '../src/read-model/search-matches.js';
 import { walkIndexBytes } from '../src/read-model/walk-indexes.js';

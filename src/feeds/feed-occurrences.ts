@@ -3,7 +3,7 @@ import type { Database } from '../db/database.js';
 import type { EventQuery } from '../domain/event-query.js';
 import { DATE_CANCELLED, DATE_NO_END, type CalendarSnapshot, type SnapshotCatalogue } from '../read-model/calendar-snapshot.js';
 import { onOneDataVersion } from '../read-model/data-version-moved.js';
-import { findResultPage } from '../read-model/event-results.js';
+import { findResultPage } from '../read-model/walk/find-result-page.js';
 import type { ReadModel } from '../read-model/read-model.js';
 import { wordMatch, type SearchMode, type WordMatch } from '../read-model/search-matches.js';
 import { feedEventRecords, type FeedEventRecord } from './feed-records.js';
@@ -36,7 +36,7 @@ export interface FeedOccurrences {
 
 /**
  * A view of a snapshot in which every date is an Oslo "day" of its own (its own index), so that
- * the API's walk with `groupRepetitionsByDay` (one node per event and day: event-results.ts) makes a
+ * the API's walk with `groupRepetitionsByDay` (one node per event and day: read-model/walk/) makes a
  * node of every date that satisfies the filter. The feed thus reuses the API's conditions as they
  * are, rather than a copy of them that could drift. Kept per snapshot (keyed by it, gone with it): the
  * walk keeps its scratch marks per snapshot object.

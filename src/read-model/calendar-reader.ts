@@ -6,7 +6,6 @@ import type { EventQuery } from '../domain/event-query.js';
 import type { SuggestInput } from '../domain/suggest-input.js';
 import { EVENT_SUPER, eventIndexOf, isEventPublished, upcomingDatesOf, type CalendarSnapshot, type SnapshotCatalogue } from './calendar-snapshot.js';
 import { onOneDataVersion } from './data-version-moved.js';
-import { findResultPage, type FacetCount, type FacetKind } from './event-results.js';
 import type { DateColumn } from './date-columns.js';
 import { dateRecordsAt } from './date-records.js';
 import { eventRecordsAt } from './event-records.js';
@@ -14,6 +13,8 @@ import { listInTurns } from './list-in-turns.js';
 import type { ReadModel } from './read-model.js';
 import { wordMatches } from './search-matches.js';
 import { findSuggestions } from './suggestions.js';
+import { findResultPage } from './walk/find-result-page.js';
+import type { FacetCount, FacetKind } from './walk/result-page.js';
 
 /**
  * One node of a result: an event with one of its dates promoted into the event's date fields.

@@ -1,4 +1,5 @@
 import type { CategoryRow, OrganizerRow, VenueRow } from '../db/database.js';
+import { firstWhere } from './first-where.js';
 import type { SnapshotChangeLog } from './snapshot-change-log.js';
 import { walkIndexBytes, type WalkIndexes } from './walk-indexes.js';
 import { wordIndexBytes, type WordIndex } from './word-index.js';
@@ -159,7 +160,7 @@ export interface CalendarSnapshot {
   dateOrder: Uint32Array;
   /**
    * Per venue, the positions in `dateOrder` (ranks) of its dates, ascending: a filter on a few
-   * venues walks their dates alone, in listing order, instead of every date (event-results.ts).
+   * venues walks their dates alone, in listing order, instead of every date (walk/venue-rank-ranges.ts).
    */
   venueDateRanks: PackedLists;
   /** Sorted columns and posting lists the planned walk reads (walk-indexes.ts). */
@@ -185,18 +186,10 @@ export interface CalendarSnapshot {
   suggestions: SuggestionIndex;
 }
 
-/** Binary search in ids sorted by code unit; -1 when absent. */
+/** Binary search in ids sorted by code unit, each once; -1 when absent. */
 export function indexOfSorted(ids: readonly string[], id: string): number {
-  let low = 0;
-  let high = ids.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const candidate = ids[middle]!;
-    if (candidate === id) return middle;
-    if (candidate < id) low = middle + 1;
-    else high = middle - 1;
-  }
-  return -1;
+  const at = firstWhere(0, ids.length, (k) => !(ids[k]! < id));
+  return at < ids.length && ids[at] === id ? at : -1;
 }
 
 /** The event's index in the snapshot, -1 when it has no date that had not ended at build time. */

@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
+import { firstWhere } from './first-where.js';
 import { GrowingColumn } from './growing-column.js';
 
 /**
@@ -95,15 +96,10 @@ export function changesInLog(
   // Within a round, the keyset position is past `from`; before it, `version > from` alone starts the walk.
   const start = range.after && range.after.version > range.from ? range.after : { version: range.from, id: null };
   // The first entry past `start`: (version, id) > (start.version, start.id), or version > start.version.
-  let low = 0;
-  let high = versions.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    const version = versions[middle]!;
-    const past = version > start.version || (version === start.version && start.id !== null && compareCodePoints(ids[middle]!, start.id) > 0);
-    if (past) high = middle;
-    else low = middle + 1;
-  }
+  const low = firstWhere(0, versions.length, (k) => {
+    const version = versions[k]!;
+    return version > start.version || (version === start.version && start.id !== null && compareCodePoints(ids[k]!, start.id) > 0);
+  });
   const listed: LoggedChange[] = [];
   for (let i = low; i < versions.length && listed.length < range.limit; i++) {
     const version = versions[i]!;

@@ -2,9 +2,13 @@ import type { SuggestionKind } from '../../generated/schema-types.js';
 import { onlyConditions, type EventQuery } from '../domain/event-query.js';
 import type { SuggestQueries } from '../domain/suggest-input.js';
 import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_VENUE, type CalendarSnapshot } from './calendar-snapshot.js';
-import { allowedVenues, eventNodes, findResultPage, type EventNodes } from './event-results.js';
+import { firstWhere } from './first-where.js';
 import type { WordMatch } from './search-matches.js';
 import { firstStartAt, lastEndAt } from './suggestion-index.js';
+import { allowedVenues } from './walk/allowed-venues.js';
+import { eventNodes, type EventNodes } from './walk/event-nodes.js';
+import { findResultPage } from './walk/find-result-page.js';
+import { windowBounds } from './walk/window-bounds.js';
 import { INNER, oneEditRuns, prefixRun, TYPO_MIN_UNITS, type WordIndex, type WordRun } from './word-index.js';
 
 export interface SuggestRequest {
@@ -191,11 +195,6 @@ function eventMatches(index: WordIndex, scratch: Scratch, plan: MatchPlan, offer
   });
 }
 
-/** The start of a query's window: "a date that has ended is never listed" (dateCondition). */
-function windowStart(query: EventQuery): number {
-  return Math.max(query.from.getTime(), query.now.getTime());
-}
-
 /**
  * Counts nodes the way `events` does (eventNodes), per catalogue entity: its kind's query, with the
  * search words of the phase `events` would use for that query, plus the entity's condition. Only the
@@ -283,14 +282,7 @@ class HitCounter {
     const venue = index.catalogueKind[c] === SUGGEST_VENUE ? index.catalogueLocal[c]! : -1;
     const lastEnd = (event: number) => (venue >= 0 ? lastEndAt(this.snapshot, event, venue) : index.eventLastEnd[event]!);
     const first = offsets[c]!;
-    let low = first;
-    let high = offsets[c + 1]!;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (lastEnd(values[middle]!) > start) low = middle + 1;
-      else high = middle;
-    }
-    return low - first;
+    return firstWhere(first, offsets[c + 1]!, (k) => !(lastEnd(values[k]!) > start)) - first;
   }
 
   /**
@@ -305,14 +297,7 @@ class HitCounter {
     const { dateStart, eventDateOffsets } = this.snapshot;
     const firstStart = (event: number) => (venue >= 0 ? firstStartAt(this.snapshot, event, venue) : dateStart[eventDateOffsets[event]!]!);
     const first = offsets[c]!;
-    let low = first;
-    let high = offsets[c + 1]!;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (firstStart(values[middle]!) < until) low = middle + 1;
-      else high = middle;
-    }
-    return low - first;
+    return firstWhere(first, offsets[c + 1]!, (k) => !(firstStart(values[k]!) < until)) - first;
   }
 
   /**
@@ -324,9 +309,10 @@ class HitCounter {
     const index = this.snapshot.suggestions;
     const query = this.queryOf(c);
     const from = index.catalogueEvents.offsets[c]!;
-    const ending = this.endingAfter(c, windowStart(query));
-    if (query.until !== null) {
-      const starting = this.startingBefore(c, query.until.getTime());
+    const { notEndedAt, until } = windowBounds(query);
+    const ending = this.endingAfter(c, notEndedAt);
+    if (until !== Number.POSITIVE_INFINITY) {
+      const starting = this.startingBefore(c, until);
       if (starting < ending) return { values: index.catalogueEventsByStart, from, to: from + starting };
     }
     return { values: index.catalogueEvents.values, from, to: from + ending };
@@ -344,7 +330,7 @@ class HitCounter {
   hits(c: number): number {
     const index = this.snapshot.suggestions;
     const query = this.queryOf(c);
-    const start = windowStart(query);
+    const start = windowBounds(query).notEndedAt;
     const now = query.now.getTime();
     if (onlyConditions(query) && now >= index.publishingHorizon) return this.endingAfter(c, start) - this.unpublished(c, now, start);
     const { values, from, to } = this.candidates(c);

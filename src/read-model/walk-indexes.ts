@@ -1,6 +1,6 @@
 /**
- * What the planned walk (event-results.ts, `planWalk`) reads besides the snapshot's columns: sorted
- * columns and posting lists, built once per snapshot (load-snapshot.ts), never per request.
+ * What the planned walk (walk/, planned in walk/plan-walk.ts) reads besides the snapshot's columns:
+ * sorted columns and posting lists, built once per snapshot (load-snapshot.ts), never per request.
  */
 
 /** Dates of a block of 2^RANK_BLOCK_SHIFT positions of the listing order share one entry of `rankBlockEnds`. */
@@ -26,7 +26,7 @@ export interface PairLists {
 }
 
 /**
- * What `entity-closed-form` counts with, for one category, organizer or venue x (event-results.ts):
+ * What `entity-closed-form` counts with, for one category, organizer or venue x (walk/entity-closed-form.ts):
  * per organizer and per category y, the last ends of x's events listing y (a venue's: their last ends
  * at it), ascending; for a category or organizer, per venue slot its promotion intervals (as `slotPrevEnds`
  * and `slotEnds`, over x's events' dates alone: column 0 P, -Infinity for a first date; column 1 end).
@@ -38,8 +38,9 @@ export interface EntityPairs {
 }
 
 /**
- * What the closed forms count with (event-results.ts): built over every event for the snapshot, and over
- * the events unpublished at now alone (`unpublishedCountIndexes`), whose counts are then taken off.
+ * What the closed forms count with (walk/closed-form.ts, walk/entity-closed-form.ts): built over every
+ * event for the snapshot, and over the events unpublished at now alone (`unpublishedCountIndexes`),
+ * whose counts are then taken off (walk/count-published.ts).
  */
 export interface CountIndexes {
   /** Per event: the latest end of its dates (ms): it has a date that has not ended at t iff this is after t. */
@@ -167,7 +168,7 @@ function buildCountIndexes(source: CountIndexSource): CountIndexes {
 
 /**
  * How many events past the asked prefix kept indexes may cover before they are built again: those events,
- * published since, are counted back one by one (event-results.ts), a few binary-search-free steps each,
+ * published since, are counted back one by one (walk/count-published.ts), a few binary-search-free steps each,
  * where a build costs tens of milliseconds at a million events (54–136 ms measured for 18 089 of them).
  */
 export const UNPUBLISHED_SLACK = 64;
@@ -447,18 +448,6 @@ function rankBlockEnds(dateOrder: Uint32Array, dateEnds: Float64Array): Float64A
     if (end > blocks[block]!) blocks[block] = end;
   }
   return blocks;
-}
-
-/** How many values of the ascending run values[from .. to) are at most t. */
-export function countAtMost(values: Float64Array, from: number, to: number, t: number): number {
-  let low = from;
-  let high = to;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (values[middle]! <= t) low = middle + 1;
-    else high = middle;
-  }
-  return low - from;
 }
 
 /** Bytes of the indexes' typed arrays (a buffer two lists share counted once). */

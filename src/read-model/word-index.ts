@@ -1,3 +1,4 @@
+import { firstWhere } from './first-where.js';
 import { GrowingColumn } from './growing-column.js';
 
 /**
@@ -47,16 +48,6 @@ function compareToPrefix(index: WordIndex, w: number, prefix: string): number {
   }
   // Equal over the shorter: a word shorter than the prefix comes before the words that start with it.
   return length < prefix.length ? -1 : 0;
-}
-
-/** The first word in [low, high) for which `after(w)` holds (they are sorted, so `after` holds from some word on). */
-function firstWhere(low: number, high: number, after: (w: number) => boolean): number {
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (after(middle)) high = middle;
-    else low = middle + 1;
-  }
-  return low;
 }
 
 /** The run of words that start with `prefix`, searched within `within` (a run known to hold it). */

@@ -1,5 +1,5 @@
 import type { CategoryRow, EventRecord, OccurrenceRow, OrganizerRow, StoredImage, StoredPrice, VenueRow } from '../db/database.js';
-import type { FacetCount, FacetKind } from '../read-model/event-results.js';
+import type { FacetCount, FacetKind } from '../read-model/walk/result-page.js';
 
 export type { EventRecord };
 

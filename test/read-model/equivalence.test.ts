@@ -8,7 +8,10 @@ import { parseDateArgument } from '../../src/domain/oslo-time.js';
 import { searchWords } from '../../src/domain/search-term.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { DATE_NO_END } from '../../src/read-model/calendar-snapshot.js';
-import { everyNode, findResultPage, planWalk, type FacetKind, type ResultRequest, type WalkStrategy } from '../../src/read-model/event-results.js';
+import { everyNode } from '../../src/read-model/walk/every-node.js';
+import { findResultPage } from '../../src/read-model/walk/find-result-page.js';
+import { planWalk, type WalkStrategy } from '../../src/read-model/walk/plan-walk.js';
+import type { FacetKind, ResultRequest } from '../../src/read-model/walk/result-page.js';
 import { loadSnapshot } from '../../src/read-model/load-snapshot.js';
 import { wordMatch } from '../../src/read-model/search-matches.js';
 import { createGraphQLRunner, type RunOperation } from '../support/graphql-runner.js';
@@ -19,7 +22,7 @@ import { createTestDatabase, databaseLabel } from '../support/test-database.js';
  * The read model answers `events` from memory. Here its pages, totals and facets are compared with
  * a plain SQL statement of the same rules (test/support/reference-events.ts) over many random
  * filters, instants and page sizes, on the demo calendar (every shape of event it generates); then
- * every strategy of its planned walk (event-results.ts, `planWalk`) with its full walk (`everyNode`).
+ * every strategy of its planned walk (src/read-model/walk/, `planWalk`) with its full walk (`everyNode`).
  */
 
 const TODAY = new Date('2026-06-01T10:00:00Z');

@@ -1,5 +1,5 @@
 import type { EventConnectionResolvers } from '../../../generated/resolvers-types.js';
-import type { FacetCount } from '../../read-model/event-results.js';
+import type { FacetCount } from '../../read-model/walk/result-page.js';
 import type { CategoryRow, OrganizerRow, VenueRow } from '../../db/database.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { QueryResolvers } from '../../../../generated/resolvers-types.js';
 import { buildEventQuery, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../../domain/event-query.js';
-import type { FacetKind } from '../../../read-model/event-results.js';
+import type { FacetKind } from '../../../read-model/walk/result-page.js';
 import { selectedFieldNames, selectionSetsOf } from '../../selected-fields.js';
 import { invalidArguments } from '../../../api-error.js';
 import { eventNodes } from '../../event-node.js';
