@@ -13,6 +13,7 @@ import { freePort } from '../support/throwaway-postgres.js';
 
 const execFileAsync = promisify(execFile);
 const PROMETHEUS_DIR = fileURLToPath(new URL('../../deploy/prometheus/', import.meta.url));
+const DASHBOARD = fileURLToPath(new URL('../../deploy/grafana/calendar-dashboard.json', import.meta.url));
 const DATABASE_URL = process.env['DATABASE_URL'] || undefined;
 const promtool = operatorTool('promtool', ['/usr/bin/promtool', '/usr/local/bin/promtool'], 'prometheus');
 
@@ -33,6 +34,34 @@ const readYaml = <T>(file: string): T => parse(readFileSync(`${PROMETHEUS_DIR}${
 const rules = (file: string): Rule[] => readYaml<RuleFile>(file).groups.flatMap((group) => group.rules);
 const alerts = rules('alerts.yml');
 const recorded = rules('recording.yml');
+
+interface Dashboard {
+  panels: { id: number; type: string; title: string; targets?: { expr: string }[] }[];
+  templating: { list: { name: string; query?: string | { query: string } }[] };
+}
+const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as Dashboard;
+const graphs = dashboard.panels.filter((panel) => panel.type !== 'row');
+
+/** The PromQL of the dashboard's variables: the metric of `label_values(metric, label)`, or the query itself. */
+const variableQueries = dashboard.templating.list.flatMap(({ query }) => {
+  const text = typeof query === 'string' ? query : query?.query;
+  if (!text || text === 'prometheus') return [];
+  return [/^label_values\((.+),\s*\w+\)$/.exec(text)?.[1] ?? text];
+});
+
+/** What the issue asks the dashboard to show, each with a metric one of its panels must read. */
+const DASHBOARD_REQUIRED = {
+  requests: 'calendar_http_requests_total',
+  errors: 'calendar_http_requests_total',
+  latency: 'calendar_http_request_duration_seconds_bucket',
+  'cache hit ratio': 'calendar_response_cache_lookups_total',
+  'executions waiting': 'calendar_executions_waiting',
+  'data version': 'calendar_data_version',
+  purges: 'calendar_cdn_purges_total',
+  'Redis breaker': 'calendar_redis_available',
+  memory: 'process_resident_memory_bytes',
+  pool: 'calendar_db_pool_connections',
+};
 
 /** What the issue asks the alerts to cover, each with the metric its alert must read. */
 const REQUIRED = {
@@ -99,6 +128,15 @@ describe('deploy/prometheus: the alerts cover what the issue asks, each with a p
   });
 });
 
+describe('deploy/grafana: the dashboard shows what the issue asks', () => {
+  it('has a panel reading each required metric, every panel with a query, ids unique', () => {
+    const reads = (metric: string) => graphs.filter((panel) => panel.targets?.some((target) => promqlMetricNames(target.expr).has(metric)));
+    for (const [what, metric] of Object.entries(DASHBOARD_REQUIRED)) expect(reads(metric).length, `a panel on ${what} (${metric})`).toBeGreaterThan(0);
+    for (const panel of graphs) expect(panel.targets?.length, panel.title).toBeGreaterThan(0);
+    expect(new Set(dashboard.panels.map((panel) => panel.id)).size).toBe(dashboard.panels.length);
+  });
+});
+
 describe.skipIf(!promtool.run)('deploy/prometheus: promtool', () => {
   it('check rules: recording.yml and alerts.yml are valid rule files', async () => {
     const { stdout } = await execFileAsync(promtool.require(), ['check', 'rules', 'recording.yml', 'alerts.yml'], { cwd: PROMETHEUS_DIR });
@@ -117,7 +155,7 @@ describe.skipIf(!promtool.run)('deploy/prometheus: promtool', () => {
 // A real `calendar serve` (the compiled dist/), its /metrics scraped: on PostgreSQL with two workers (the pool and
 // cluster families too) when DATABASE_URL is set, else on the embedded database; Redis at a closed port either way
 // (its gauge is registered with the first connection, 0 while it is down).
-describe('deploy/prometheus names only metrics the service exports', { timeout: 120_000 }, () => {
+describe('deploy/prometheus and deploy/grafana name only metrics the service exports', { timeout: 120_000 }, () => {
   let service: ServiceProcess | undefined;
   let exported: Set<string>;
   const schema = `test_deploy_${randomBytes(5).toString('hex')}`;
@@ -158,5 +196,11 @@ describe('deploy/prometheus names only metrics the service exports', { timeout: 
     for (const rule of [...recorded, ...alerts]) {
       expect(unknown(rule.expr), `${rule.alert ?? rule.record}: ${rule.expr}`).toEqual([]);
     }
+  });
+
+  it('every dashboard panel and variable', () => {
+    for (const panel of graphs) for (const { expr } of panel.targets ?? []) expect(unknown(expr), `panel "${panel.title}": ${expr}`).toEqual([]);
+    expect(variableQueries.length).toBeGreaterThan(0);
+    for (const query of variableQueries) expect(unknown(query), `variable query ${query}`).toEqual([]);
   });
 });
