@@ -216,6 +216,9 @@ function purgeUrls(value: string, context: z.RefinementCtx): string[] {
 
 export type Config = z.infer<typeof ConfigSchema>;
 
+/** The name of every setting above: what a deploy recipe may set (test/deploy checks they set nothing else). */
+export const SETTING_NAMES: readonly string[] = Object.keys(ConfigSchema.shape);
+
 export class ConfigError extends Error {}
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
