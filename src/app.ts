@@ -169,6 +169,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   // primary holds that listener (src/cluster/run-primary.ts).
   const metricsAddress = metricsListenAddress(config);
   const metricsServer = metricsAddress && !options.clusterWorker ? createMetricsServer({ metrics: metricsText, logger }) : undefined;
+  // Set by close(): /ready answers 503 from then on, while requests are still answered (SHUTDOWN_DELAY_MS).
+  let shuttingDown = false;
   const persistedQueries = new PersistedQueryStore({ trusted: loadPersistedDocuments(), redis, namespace });
   const server = createHttpServer({
     getEnveloped,
@@ -186,7 +188,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
     identity: callerIdentity,
     usage: database.readOnly ? undefined : usage,
     budgets: budgets.enabled ? budgets : undefined,
-    checkReady: () => readiness(database, readModel),
+    checkReady: async () => {
+      const state = await readiness(database, readModel);
+      return shuttingDown ? { ...state, ready: false, reason: 'the service is shutting down' } : state;
+    },
     metrics: metricsAddress ? undefined : metricsText,
     maxInFlight: config.MAX_IN_FLIGHT_REQUESTS,
     maxInFlightPerCaller: config.MAX_IN_FLIGHT_PER_CALLER,
@@ -228,7 +233,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
     logger,
     flushUsage: () => usage.flush(),
     close: async () => {
-      await shutdownHttpServer(server, 5000);
+      shuttingDown = true;
+      await shutdownHttpServer(server, 5000, config.SHUTDOWN_DELAY_MS);
       // After the API's: a scrape during the drain still sees it.
       if (metricsServer) await shutdownHttpServer(metricsServer, 1000);
       // The last counts are written before the database goes away.

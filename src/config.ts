@@ -78,6 +78,11 @@ const ConfigSchema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: integer(1000, 600_000).default(30_000),
   /** How long an idle kept-alive connection stays open. Behind a load balancer: longer than its idle timeout. */
   HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(1000, 600_000).default(5000),
+  /**
+   * On SIGTERM, how long the port keeps answering with /ready at 503 before it stops accepting: longer
+   * than a balancer probing /ready takes to stop sending here (docs/operating.md, "Rolling a new version").
+   */
+  SHUTDOWN_DELAY_MS: integer(0, 60_000).default(0),
   /** Open client connections per process; more are refused. */
   HTTP_MAX_CONNECTIONS: integer(1, 1_000_000).default(10_000),
   /** Worker processes behind the one port (node:cluster); `auto`: one per core. 1: a single process, no cluster. */

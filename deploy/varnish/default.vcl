@@ -1,7 +1,11 @@
 vcl 4.1;
 # A CDN edge for the event calendar API: Varnish 7.1 with varnish-modules (xkey). docs/cdn.md says
-# how to run it. Replace the backend's .host and .port with the service's address.
+# how to run it. Replace each backend's .host and .port with a node's address, one backend per node
+# (add or remove `backend` blocks, and their `nodes.add_backend` lines in vcl_init).
 #
+# - Requests go to the nodes in turn, to those whose /ready answers only; a request whose node
+#   refused or dropped the connection is asked again of the next node (docs/operating.md, "Rolling
+#   a new version with no failed request").
 # - GET and HEAD are cached by the whole URL (the query string holds the GraphQL document and its
 #   variables) and by the answer's Vary headers, for what its Cache-Control says (s-maxage); POST
 #   and anything else pass to the service.
@@ -12,22 +16,40 @@ vcl 4.1;
 # - PURGE with a Surrogate-Key header (space-separated keys) soft-purges the copies tagged with
 #   them (xkey), from the addresses in `purgers` only; the tag headers never reach clients.
 # - A copy never keeps the RateLimit headers of the caller whose request fetched it.
+import directors;
 import std;
 import xkey;
 
-backend calendar {
+# A node is sick while /ready fails (database unreachable, schema behind, read model being built,
+# shutting down) or it does not answer: 2 failed probes of the last 3, so within about 2 s. A node
+# given SIGTERM keeps answering, with /ready at 503, for SHUTDOWN_DELAY_MS (3000 or more with this
+# probe), so it is out of the rotation before it stops accepting. While every node is sick, copies
+# are served from grace.
+probe ready {
+  .url = "/ready";
+  .interval = 1s;
+  .timeout = 1s;
+  .window = 3;
+  .threshold = 2;
+  .initial = 2;
+}
+
+backend node_1 {
   .host = "127.0.0.1";
   .port = "4000";
-  # Sick while /ready fails (database unreachable, schema behind, read model being built) or the
-  # service does not answer: copies are then served from grace.
-  .probe = {
-    .url = "/ready";
-    .interval = 1s;
-    .timeout = 1s;
-    .window = 3;
-    .threshold = 2;
-    .initial = 2;
-  }
+  .probe = ready;
+}
+
+backend node_2 {
+  .host = "127.0.0.1";
+  .port = "4001";
+  .probe = ready;
+}
+
+sub vcl_init {
+  new nodes = directors.round_robin();
+  nodes.add_backend(node_1);
+  nodes.add_backend(node_2);
 }
 
 # Who may purge: the service's nodes. Replace with their addresses.
@@ -37,6 +59,7 @@ acl purgers {
 }
 
 sub vcl_recv {
+  set req.backend_hint = nodes.backend();
   if (req.method == "PURGE") {
     if (client.ip !~ purgers) {
       return (synth(403, "Not allowed"));
@@ -45,6 +68,11 @@ sub vcl_recv {
     return (synth(200, "Purged " + req.http.x-purged));
   }
   if (req.method != "GET" && req.method != "HEAD") {
+    if (req.method == "POST" && std.integer(req.http.Content-Length, 102401) <= 102400) {
+      # Kept, so that a retry on another node can send it again. Only what the service reads (100 KiB
+      # at most): a larger body, or one of no stated length, streams to the node, which answers 413.
+      std.cache_req_body(100KB);
+    }
     return (pass);
   }
   if (req.http.x-refetch) {
@@ -93,6 +121,12 @@ sub vcl_backend_response {
 }
 
 sub vcl_backend_error {
+  # No answer from the node (connection refused or closed: a node stopping or gone; or a timeout):
+  # asked again, of the next node. Safe for every request: the API changes nothing, whatever the
+  # method (a POST carries a query, and its body was kept in vcl_recv).
+  if (bereq.retries < 2) {
+    return (retry);
+  }
   if (bereq.is_bgfetch || bereq.http.x-refetch) {
     # The service cannot be reached: keep the copy (see above).
     return (abandon);

@@ -12,8 +12,8 @@ import { PrimaryMetrics } from './primary-metrics.js';
 import { RestartBackoff } from './restart-backoff.js';
 
 /**
- * Longest a shutdown may take: each worker gives requests in flight 5 s, then writes its usage
- * counts and closes its pool; a worker still running after this is killed.
+ * Longest a shutdown may take after SHUTDOWN_DELAY_MS: each worker gives requests in flight 5 s, then
+ * writes its usage counts and closes its pool; a worker still running after this is killed.
  */
 export const SHUTDOWN_BOUND_MS = 10_000;
 
@@ -135,7 +135,8 @@ export async function runPrimary(options: PrimaryOptions): Promise<number> {
     stopping = true;
     const since = Date.now();
     for (const timer of pendingRestarts) clearTimeout(timer);
-    logger.info({ signal, workers: slots.size }, `shutting down: every worker finishes its requests in flight, ${SHUTDOWN_BOUND_MS / 1000} s at most`);
+    const boundMs = config.SHUTDOWN_DELAY_MS + SHUTDOWN_BOUND_MS;
+    logger.info({ signal, workers: slots.size }, `shutting down: every worker finishes its requests in flight, ${boundMs / 1000} s at most`);
     let failed = false;
     const exits = [...slots.values()].map(
       (slot) =>
@@ -151,10 +152,10 @@ export async function runPrimary(options: PrimaryOptions): Promise<number> {
         }),
     );
     const bound = setTimeout(() => {
-      logger.error({ workers: slots.size }, `workers still running after ${SHUTDOWN_BOUND_MS / 1000} s: killing them`);
+      logger.error({ workers: slots.size }, `workers still running after ${boundMs / 1000} s: killing them`);
       killAll('SIGKILL');
       failed = true;
-    }, SHUTDOWN_BOUND_MS);
+    }, boundMs);
     void Promise.all(exits)
       // After the workers' API servers: a scrape during the drain still sees them.
       .then(() => (metricsServer ? shutdownHttpServer(metricsServer, 1000) : undefined))

@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js';
 import { typedArrayBytes, type CalendarSnapshot } from './calendar-snapshot.js';
 import { LargeAnswerGate } from './large-answer-gate.js';
 import { loadSnapshot, RETAINED_ENDED_MS } from './load-snapshot.js';
-import { observeReadModelBuild } from '../telemetry/metrics.js';
+import { observeDatabaseDataVersion, observeReadModelBuild } from '../telemetry/metrics.js';
 
 export interface ReadModelOptions {
   db: Kysely<Database>;
@@ -168,7 +168,10 @@ export class ReadModel {
 
   /** A version exists: build it in the background when it is newer than the snapshot. */
   private notice(version: string): void {
-    if (this.known === null || newer(version, this.known)) this.known = version;
+    if (this.known === null || newer(version, this.known)) {
+      this.known = version;
+      observeDatabaseDataVersion(version);
+    }
     this.behind = this.current !== null && newer(this.known, this.current.version);
     if (!this.current || newer(version, this.current.version)) void this.build().catch(() => undefined);
   }

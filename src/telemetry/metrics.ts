@@ -64,6 +64,13 @@ const dataVersion = new Gauge({
   aggregator: 'min',
 });
 
+const databaseDataVersion = new Gauge({
+  name: 'calendar_database_data_version',
+  help: 'Newest data version this process knows the database holds (its last poll or notice; with several workers: the newest any worker knows).',
+  registers: [metricsRegistry],
+  aggregator: 'max',
+});
+
 const usageFlushFailures = new Counter({
   name: 'calendar_usage_flush_failures_total',
   help: 'Writes of the usage counts that failed (the counts are kept and written with the next flush).',
@@ -264,6 +271,11 @@ export function countCacheLookup(outcome: CacheLookupOutcome): void {
 export function observeReadModelBuild(version: string, seconds: number): void {
   readModelBuild.observe(seconds);
   dataVersion.set(Number(version));
+}
+
+/** The read model calls this when it learns of a newer data version in the database (a poll, a notice, an import it ran). */
+export function observeDatabaseDataVersion(version: string): void {
+  databaseDataVersion.set(Number(version));
 }
 
 /** The usage recorder calls this when a write of its counts failed. */

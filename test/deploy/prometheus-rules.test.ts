@@ -70,6 +70,7 @@ const REQUIRED = {
   '503 rate': 'job:calendar_graphql_requests_503:rate5m',
   'p95 latency': 'job:calendar_graphql_request_duration_seconds:p95_5m',
   'data version lagging': 'calendar_data_version',
+  'data version lagging the database': 'calendar_database_data_version',
   'CDN purge failures': 'calendar_cdn_purges_total',
   'Redis breaker open': 'calendar_redis_available',
   'executions waiting': 'calendar_executions_waiting',

@@ -72,6 +72,8 @@ describe(`GET /metrics (${databaseLabel})`, () => {
     const metrics = await scrape(server.origin);
     const { version } = await sql<{ version: string }>`select version::text as version from calendar_state`.execute(server.database.db).then((r) => r.rows[0]!);
     expect(metrics.value('calendar_data_version')).toBe(Number(version));
+    // The database's own, as this process last read it: the same once the snapshot of it is built.
+    expect(metrics.value('calendar_database_data_version')).toBe(Number(version));
     expect(metrics.value('calendar_read_model_build_seconds')).toBeGreaterThanOrEqual(1);
     expect(metrics.family('calendar_read_model_build_seconds')?.type).toBe('HISTOGRAM');
     for (const outcome of ['hit', 'miss', 'stale', 'revalidated']) {
