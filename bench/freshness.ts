@@ -85,12 +85,21 @@ await importCalendar(db, editFile(`Ferskhet start ${Date.now()}`));
 const TOTAL = '{ events { totalCount } }';
 const EDITED = `{ eventByID(eventID: ${JSON.stringify(editId(changedCount - 1))}) { id title_nb } }`;
 
-/** The node's answer to a cacheable GET (what its answer cache and a CDN serve). */
+/**
+ * The node's answer to a cacheable GET (what its answer cache and a CDN serve). A kept-alive connection
+ * the node closed as the request went out (ECONNRESET, seen on a loaded machine) is asked again on a new one.
+ */
 async function get(node: PinnedProcess, query: string): Promise<string> {
-  const response = await fetch(`${node.url}?query=${encodeURIComponent(query)}`, { headers: { 'service-require-preflight': 'true' } });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`GET ${query}: ${response.status} ${text}`);
-  return text;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await fetch(`${node.url}?query=${encodeURIComponent(query)}`, { headers: { 'service-require-preflight': 'true' } });
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`GET ${query}: ${response.status} ${text}`);
+      return text;
+    } catch (error) {
+      if (!(error instanceof TypeError) || attempt >= 3) throw error; // fetch's own failure, not a status
+    }
+  }
 }
 
 const buildLines = (node: PinnedProcess) =>

@@ -15,6 +15,7 @@ import {
   type PackedLists,
 } from './calendar-snapshot.js';
 import { GrowingColumn } from './growing-column.js';
+import { readChangesSince, type ChangesSince } from './changes-since.js';
 import { readSnapshotChangeLog } from './snapshot-change-log.js';
 import { buildWalkIndexes } from './walk-indexes.js';
 import { SuggestionIndexBuilder } from './suggestion-index.js';
@@ -34,6 +35,14 @@ const ROWS_PER_READ = 50_000;
  * before `now` are read, and only events with such a date.
  */
 export async function loadSnapshot(db: Kysely<Database>, now: Date): Promise<CalendarSnapshot> {
+  return (await loadSnapshotSince(db, now, null)).snapshot;
+}
+
+/**
+ * loadSnapshot, and what changed since the snapshot of version `since` it replaces (read in the same
+ * view: exactly what lies between the two); null `since` (the first build) reads no changes.
+ */
+export async function loadSnapshotSince(db: Kysely<Database>, now: Date, since: string | null): Promise<{ snapshot: CalendarSnapshot; changes: ChangesSince | null }> {
   const cutoff = new Date(now.getTime() - RETAINED_ENDED_MS);
   const suggestions = new SuggestionIndexBuilder();
   const read = await db
@@ -46,10 +55,12 @@ export async function loadSnapshot(db: Kysely<Database>, now: Date): Promise<Cal
       const events = await readEvents(trx, cutoff, catalogue, suggestions);
       const dates = await readDates(trx, cutoff, events, catalogue);
       const changeLog = await readSnapshotChangeLog(trx, events.snapshot.eventIds, events.eventIndex);
-      return { version: String(version), columns: { ...catalogue.snapshot, ...events.snapshot, ...dates }, changeLog, readOrder: events.readOrder };
+      const changes = since === null ? null : await readChangesSince(trx, since);
+      return { version: String(version), columns: { ...catalogue.snapshot, ...events.snapshot, ...dates }, changeLog, readOrder: events.readOrder, changes };
     });
   // Built once the transaction is over: it reads nothing more.
-  return { version: read.version, ...read.columns, changeLog: read.changeLog, suggestions: suggestions.build(read.columns, read.readOrder, cutoff.getTime()) };
+  const snapshot = { version: read.version, ...read.columns, changeLog: read.changeLog, suggestions: suggestions.build(read.columns, read.readOrder, cutoff.getTime()) };
+  return { snapshot, changes: read.changes };
 }
 
 type CatalogueColumns = Pick<
