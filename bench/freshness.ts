@@ -18,6 +18,8 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test taskset -c 1 npx tsx bench/freshness.ts
  *   BENCH_EVENTS=1000000 BENCH_IMPORTS=5 BENCH_CHANGED=1000 BENCH_BEFORE_DIR= ...
+ *   BENCH_SERVICE_DIR=/tmp/copy ...   # another built checkout as "this checkout" (a copy of this one, so that
+ *                                     # rebuilding dist/ here meanwhile does not change what is measured)
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +34,7 @@ if (!databaseUrl) throw new Error('set DATABASE_URL to a PostgreSQL (the bench s
 const size = Number(process.env['BENCH_EVENTS'] ?? 100_000);
 const imports = Number(process.env['BENCH_IMPORTS'] ?? 5);
 const changedCount = Number(process.env['BENCH_CHANGED'] ?? 1000);
-const thisDir = fileURLToPath(new URL('..', import.meta.url));
+const thisDir = process.env['BENCH_SERVICE_DIR'] ?? fileURLToPath(new URL('..', import.meta.url));
 const beforeDir = process.env['BENCH_BEFORE_DIR'] ?? '/work/before-af9ea4d';
 const schema = `bench_fresh_${size}`;
 const POLL_MS = 20;

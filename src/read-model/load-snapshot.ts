@@ -16,7 +16,7 @@ import {
 } from './calendar-snapshot.js';
 import { GrowingColumn } from './growing-column.js';
 import { readChangesSince, type ChangesSince } from './changes-since.js';
-import { readSnapshotChangeLog } from './snapshot-change-log.js';
+import { extendSnapshotChangeLog, readSnapshotChangeLog } from './snapshot-change-log.js';
 import { buildWalkIndexes } from './walk-indexes.js';
 import { SuggestionIndexBuilder } from './suggestion-index.js';
 
@@ -39,10 +39,15 @@ export async function loadSnapshot(db: Kysely<Database>, now: Date): Promise<Cal
 }
 
 /**
- * loadSnapshot, and what changed since the snapshot of version `since` it replaces (read in the same
- * view: exactly what lies between the two); null `since` (the first build) reads no changes.
+ * loadSnapshot, for the read model that replaces `previous` (null: its first): what changed since
+ * `previous` is read in the same view (exactly what lies between the two), and the change log is
+ * `previous`'s extended by the rows after its version rather than read whole (snapshot-change-log.ts).
  */
-export async function loadSnapshotSince(db: Kysely<Database>, now: Date, since: string | null): Promise<{ snapshot: CalendarSnapshot; changes: ChangesSince | null }> {
+export async function loadSnapshotSince(
+  db: Kysely<Database>,
+  now: Date,
+  previous: Pick<CalendarSnapshot, 'version' | 'changeLog'> | null,
+): Promise<{ snapshot: CalendarSnapshot; changes: ChangesSince | null }> {
   const cutoff = new Date(now.getTime() - RETAINED_ENDED_MS);
   const suggestions = new SuggestionIndexBuilder();
   const read = await db
@@ -54,8 +59,12 @@ export async function loadSnapshotSince(db: Kysely<Database>, now: Date, since: 
       const catalogue = await readCatalogue(trx);
       const events = await readEvents(trx, cutoff, catalogue, suggestions);
       const dates = await readDates(trx, cutoff, events, catalogue);
-      const changeLog = await readSnapshotChangeLog(trx, events.snapshot.eventIds, events.eventIndex);
-      const changes = since === null ? null : await readChangesSince(trx, since);
+      const { eventIds } = events.snapshot;
+      // Not from an older version (a read replica behind the one `previous` came from): its log is no prefix of that one's.
+      const fromPrevious = previous !== null && BigInt(version) >= BigInt(previous.version);
+      const extended = fromPrevious ? await extendSnapshotChangeLog(trx, previous.changeLog, previous.version, eventIds, events.eventIndex) : null;
+      const changeLog = extended ? extended.log : await readSnapshotChangeLog(trx, eventIds, events.eventIndex);
+      const changes = extended ? extended.changes : previous && (await readChangesSince(trx, previous.version));
       return { version: String(version), columns: { ...catalogue.snapshot, ...events.snapshot, ...dates }, changeLog, readOrder: events.readOrder, changes };
     });
   // Built once the transaction is over: it reads nothing more.

@@ -208,8 +208,9 @@ export class ReadModel {
           const started = performance.now();
           const heapBefore = process.memoryUsage().heapUsed;
           const readAt = performance.now();
-          const replaced = this.current?.version ?? null;
-          const { snapshot, changes } = await loadSnapshotSince(this.db, this.options.clock(), replaced);
+          const previous = this.current;
+          const replaced = previous?.version ?? null;
+          const { snapshot, changes } = await loadSnapshotSince(this.db, this.options.clock(), previous);
           const reason: ReadModelBuildReason = replaced === null ? 'start' : replaced === snapshot.version ? 'reread' : 'version';
           if (!this.current || !newer(this.current.version, snapshot.version)) {
             const moved = this.current?.version !== snapshot.version;

@@ -1,10 +1,11 @@
+import { sql } from 'kysely';
 import { pino } from 'pino';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { readDataVersion } from '../../src/db/repositories/calendar-state.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
-import { loadSnapshotSince } from '../../src/read-model/load-snapshot.js';
+import { loadSnapshot, loadSnapshotSince } from '../../src/read-model/load-snapshot.js';
 import { ReadModel } from '../../src/read-model/read-model.js';
 import { metricsRegistry } from '../../src/telemetry/metrics.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
@@ -61,12 +62,25 @@ describe(`read model (${databaseLabel}): what each build replaced`, () => {
       expect(built).toMatchObject({ kind: 'full', reason: 'version', version, since, changedEvents: 2, removedEvents: 2, events: 3 });
       expect(await builds('version')).toBe(versionsBuilt + 1);
 
-      // Across several versions each event counts once, by its last change.
+      // Across several versions each event counts once, by its last change; the change log extended
+      // from the replaced snapshot's is the log read whole.
+      const replaced = await model.snapshot();
       await importCalendar(database.db, { events: [event('E-2', 'To (endret)'), event('E-1', 'En (endret igjen)')] });
-      const { snapshot, changes } = await loadSnapshotSince(database.db, NOW, since);
-      expect(changes).toEqual({ since, changedEvents: 3, removedEvents: 2 });
-      expect(snapshot.eventIds).toEqual(['E-1', 'E-2', 'E-5']);
-      expect((await loadSnapshotSince(database.db, NOW, snapshot.version)).changes).toEqual({ since: snapshot.version, changedEvents: 0, removedEvents: 0 });
+      const later = await loadSnapshotSince(database.db, NOW, replaced);
+      expect(later.changes).toEqual({ since: version, changedEvents: 2, removedEvents: 0 });
+      expect(later.snapshot.eventIds).toEqual(['E-1', 'E-2', 'E-5']);
+      const whole = await loadSnapshot(database.db, NOW);
+      expect(later.snapshot.changeLog).toEqual(whole.changeLog);
+      expect(later.snapshot.changeLog.ids).toEqual(['E-3', 'E-4', 'E-5', 'E-1', 'E-2']);
+      expect((await loadSnapshotSince(database.db, NOW, later.snapshot)).changes).toEqual({ since: later.snapshot.version, changedEvents: 0, removedEvents: 0 });
+
+      // An import purges a tombstone past the window: the rows the replaced log kept changed, so the log is read whole.
+      await sql`update event_changes set changed_at = now() - interval '100 days' where event_id = 'E-3'`.execute(database.db);
+      await importCalendar(database.db, { events: [event('E-6', 'Seks')] });
+      const purged = await loadSnapshotSince(database.db, NOW, later.snapshot);
+      expect(purged.snapshot.changeLog.ids).toEqual(['E-4', 'E-5', 'E-1', 'E-2', 'E-6']);
+      expect(purged.snapshot.changeLog).toEqual((await loadSnapshot(database.db, NOW)).changeLog);
+      expect(purged.changes).toEqual({ since: later.snapshot.version, changedEvents: 1, removedEvents: 0 });
     } finally {
       await model.close();
     }
