@@ -15,7 +15,8 @@ import {
   type PackedLists,
 } from './calendar-snapshot.js';
 import { GrowingColumn } from './growing-column.js';
-import { readSnapshotChangeLog } from './snapshot-change-log.js';
+import { readChangesSince, type ChangesSince } from './changes-since.js';
+import { extendSnapshotChangeLog, readSnapshotChangeLog } from './snapshot-change-log.js';
 import { buildWalkIndexes } from './walk-indexes.js';
 import { SuggestionIndexBuilder } from './suggestion-index.js';
 
@@ -34,6 +35,19 @@ const ROWS_PER_READ = 50_000;
  * before `now` are read, and only events with such a date.
  */
 export async function loadSnapshot(db: Kysely<Database>, now: Date): Promise<CalendarSnapshot> {
+  return (await loadSnapshotSince(db, now, null)).snapshot;
+}
+
+/**
+ * loadSnapshot, for the read model that replaces `previous` (null: its first): what changed since
+ * `previous` is read in the same view (exactly what lies between the two), and the change log is
+ * `previous`'s extended by the rows after its version rather than read whole (snapshot-change-log.ts).
+ */
+export async function loadSnapshotSince(
+  db: Kysely<Database>,
+  now: Date,
+  previous: Pick<CalendarSnapshot, 'version' | 'changeLog'> | null,
+): Promise<{ snapshot: CalendarSnapshot; changes: ChangesSince | null }> {
   const cutoff = new Date(now.getTime() - RETAINED_ENDED_MS);
   const suggestions = new SuggestionIndexBuilder();
   const read = await db
@@ -45,11 +59,17 @@ export async function loadSnapshot(db: Kysely<Database>, now: Date): Promise<Cal
       const catalogue = await readCatalogue(trx);
       const events = await readEvents(trx, cutoff, catalogue, suggestions);
       const dates = await readDates(trx, cutoff, events, catalogue);
-      const changeLog = await readSnapshotChangeLog(trx, events.snapshot.eventIds, events.eventIndex);
-      return { version: String(version), columns: { ...catalogue.snapshot, ...events.snapshot, ...dates }, changeLog, readOrder: events.readOrder };
+      const { eventIds } = events.snapshot;
+      // Not from an older version (a read replica behind the one `previous` came from): its log is no prefix of that one's.
+      const fromPrevious = previous !== null && BigInt(version) >= BigInt(previous.version);
+      const extended = fromPrevious ? await extendSnapshotChangeLog(trx, previous.changeLog, previous.version, eventIds, events.eventIndex) : null;
+      const changeLog = extended ? extended.log : await readSnapshotChangeLog(trx, eventIds, events.eventIndex);
+      const changes = extended ? extended.changes : previous && (await readChangesSince(trx, previous.version));
+      return { version: String(version), columns: { ...catalogue.snapshot, ...events.snapshot, ...dates }, changeLog, readOrder: events.readOrder, changes };
     });
   // Built once the transaction is over: it reads nothing more.
-  return { version: read.version, ...read.columns, changeLog: read.changeLog, suggestions: suggestions.build(read.columns, read.readOrder, cutoff.getTime()) };
+  const snapshot = { version: read.version, ...read.columns, changeLog: read.changeLog, suggestions: suggestions.build(read.columns, read.readOrder, cutoff.getTime()) };
+  return { snapshot, changes: read.changes };
 }
 
 type CatalogueColumns = Pick<

@@ -5,8 +5,8 @@ import { newerDataVersion as newer, readDataVersion } from '../db/repositories/c
 import type { Logger } from '../logger.js';
 import { typedArrayBytes, type CalendarSnapshot } from './calendar-snapshot.js';
 import { LargeAnswerGate } from './large-answer-gate.js';
-import { loadSnapshot, RETAINED_ENDED_MS } from './load-snapshot.js';
-import { observeDatabaseDataVersion, observeReadModelBuild } from '../telemetry/metrics.js';
+import { loadSnapshotSince, RETAINED_ENDED_MS } from './load-snapshot.js';
+import { countReadModelBuild, observeDatabaseDataVersion, observeReadModelBuild, type ReadModelBuildReason } from '../telemetry/metrics.js';
 
 export interface ReadModelOptions {
   db: Kysely<Database>;
@@ -211,7 +211,10 @@ export class ReadModel {
           const started = performance.now();
           const heapBefore = process.memoryUsage().heapUsed;
           const readAt = performance.now();
-          const snapshot = await loadSnapshot(this.db, this.options.clock());
+          const previous = this.current;
+          const replaced = previous?.version ?? null;
+          const { snapshot, changes } = await loadSnapshotSince(this.db, this.options.clock(), previous);
+          const reason: ReadModelBuildReason = replaced === null ? 'start' : replaced === snapshot.version ? 'reread' : 'version';
           if (!this.current || !newer(this.current.version, snapshot.version)) {
             const moved = this.current?.version !== snapshot.version;
             this.current = snapshot;
@@ -220,9 +223,14 @@ export class ReadModel {
             if (moved) for (const listener of this.versionListeners) listener(snapshot.version);
           }
           observeReadModelBuild((this.current ?? snapshot).version, (performance.now() - started) / 1000);
+          const changedEvents = changes === null ? null : changes.changedEvents + changes.removedEvents;
+          countReadModelBuild(reason, changedEvents);
           this.logger.info(
             {
+              kind: 'full',
+              reason,
               version: snapshot.version,
+              ...(changes && reason === 'version' ? { since: changes.since, changedEvents: changes.changedEvents, removedEvents: changes.removedEvents } : {}),
               events: snapshot.eventIds.length,
               dates: snapshot.dateCount,
               ms: Math.round(performance.now() - started),

@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
+import type { ChangesSince } from './changes-since.js';
 import { firstWhere } from './first-where.js';
 import { GrowingColumn } from './growing-column.js';
 
@@ -43,6 +44,54 @@ interface LogRow {
 /** Rows per statement: bounds the rows held at once at any size. */
 const ROWS_PER_READ = 50_000;
 
+/** An id as the new snapshot holds it (one copy of each id in memory); ended and removed ids as given. */
+const sharedId = (id: string, eventIds: readonly string[], eventIndex: ReadonlyMap<string, number>): string => {
+  const known = eventIndex.get(id);
+  return known === undefined ? id : eventIds[known]!;
+};
+
+/** Appends the rows of `event_changes` after `from` (all of them when null), in walking order, in keyset pages. */
+async function appendRows(
+  trx: Transaction<Database>,
+  from: string | null,
+  into: { versions: GrowingColumn<Float64Array>; ids: string[]; removed: GrowingColumn<Uint8Array> },
+  eventIds: readonly string[],
+  eventIndex: ReadonlyMap<string, number>,
+): Promise<void> {
+  for (let after: { version: number; id: string } | null = null; ; ) {
+    const rows: LogRow[] = (
+      await sql<LogRow>`
+        select event_id, version, removed from event_changes
+        where true
+        ${from === null ? sql`` : sql`and version > ${from}::bigint`}
+        ${after ? sql`and (version, event_id collate "C") > (${after.version}::bigint, ${after.id}::text collate "C")` : sql``}
+        order by version, event_id collate "C"
+        limit ${ROWS_PER_READ}
+      `.execute(trx)
+    ).rows;
+    for (const row of rows) {
+      into.ids.push(sharedId(row.event_id, eventIds, eventIndex));
+      into.versions.push(Number(row.version));
+      into.removed.push(row.removed ? 1 : 0);
+    }
+    if (rows.length < ROWS_PER_READ) break;
+    const last: LogRow = rows[rows.length - 1]!;
+    after = { version: Number(last.version), id: last.event_id };
+  }
+}
+
+const emptyColumns = () => ({
+  versions: new GrowingColumn(new Float64Array(0), (n) => new Float64Array(n)),
+  ids: [] as string[],
+  removed: new GrowingColumn(new Uint8Array(0), (n) => new Uint8Array(n)),
+});
+
+const packed = (columns: ReturnType<typeof emptyColumns>): SnapshotChangeLog => ({
+  versions: columns.versions.array.slice(0, columns.versions.length),
+  ids: columns.ids,
+  removed: columns.removed.array.slice(0, columns.removed.length),
+});
+
 /**
  * Reads the whole log in its walking order, in keyset pages. An id the snapshot holds is kept as the
  * snapshot's own string (one copy of each id in memory); only ended and removed ids add strings.
@@ -52,29 +101,46 @@ export async function readSnapshotChangeLog(
   eventIds: readonly string[],
   eventIndex: ReadonlyMap<string, number>,
 ): Promise<SnapshotChangeLog> {
-  const versions = new GrowingColumn(new Float64Array(0), (n) => new Float64Array(n));
-  const ids: string[] = [];
-  const removed = new GrowingColumn(new Uint8Array(0), (n) => new Uint8Array(n));
-  for (let after: { version: number; id: string } | null = null; ; ) {
-    const rows: LogRow[] = (
-      await sql<LogRow>`
-        select event_id, version, removed from event_changes
-        ${after ? sql`where (version, event_id collate "C") > (${after.version}::bigint, ${after.id}::text collate "C")` : sql``}
-        order by version, event_id collate "C"
-        limit ${ROWS_PER_READ}
-      `.execute(trx)
-    ).rows;
-    for (const row of rows) {
-      const known = eventIndex.get(row.event_id);
-      ids.push(known === undefined ? row.event_id : eventIds[known]!);
-      versions.push(Number(row.version));
-      removed.push(row.removed ? 1 : 0);
-    }
-    if (rows.length < ROWS_PER_READ) break;
-    const last: LogRow = rows[rows.length - 1]!;
-    after = { version: Number(last.version), id: last.event_id };
+  const columns = emptyColumns();
+  await appendRows(trx, null, columns, eventIds, eventIndex);
+  return packed(columns);
+}
+
+/**
+ * The log of a newer version from the log of the snapshot it replaces (`previous`, of version `since`):
+ * that log without the ids logged again since, then the rows after `since` (every one of a higher
+ * version, so they walk after it). Only the new rows are read. A row at or below `since` only ever
+ * leaves the table otherwise (a later import moves it up, or purges an old tombstone); when the rows
+ * left there are not exactly the entries kept, a purge happened and null is returned: read it whole.
+ */
+export async function extendSnapshotChangeLog(
+  trx: Transaction<Database>,
+  previous: SnapshotChangeLog,
+  since: string,
+  eventIds: readonly string[],
+  eventIndex: ReadonlyMap<string, number>,
+): Promise<{ log: SnapshotChangeLog; changes: ChangesSince } | null> {
+  const added = emptyColumns();
+  await appendRows(trx, since, added, eventIds, eventIndex);
+  const relogged = new Set(added.ids);
+  const { rows } = await sql<{ kept: string | number }>`select count(*) as kept from event_changes where version <= ${since}::bigint`.execute(trx);
+  const columns = emptyColumns();
+  for (let i = 0; i < previous.ids.length; i++) {
+    const id = previous.ids[i]!;
+    if (relogged.has(id)) continue;
+    columns.ids.push(sharedId(id, eventIds, eventIndex));
+    columns.versions.push(previous.versions[i]!);
+    columns.removed.push(previous.removed[i]!);
   }
-  return { versions: versions.array.slice(0, versions.length), ids, removed: removed.array.slice(0, removed.length) };
+  if (columns.ids.length !== Number(rows[0]?.kept ?? 0)) return null;
+  let removedEvents = 0;
+  for (let i = 0; i < added.ids.length; i++) {
+    columns.ids.push(added.ids[i]!);
+    columns.versions.push(added.versions.array[i]!);
+    columns.removed.push(added.removed.array[i]!);
+    removedEvents += added.removed.array[i]!;
+  }
+  return { log: packed(columns), changes: { since, changedEvents: added.ids.length - removedEvents, removedEvents } };
 }
 
 /** One id the data phase lists, with its keyset position. */

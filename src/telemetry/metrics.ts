@@ -57,6 +57,25 @@ const readModelBuild = new Histogram({
   registers: [metricsRegistry],
 });
 
+/** Why the read model built a snapshot (read-model.ts): its first, a newer version, or the daily re-read of the same one. */
+export type ReadModelBuildReason = 'start' | 'version' | 'reread';
+const READ_MODEL_BUILD_REASONS: readonly ReadModelBuildReason[] = ['start', 'version', 'reread'];
+
+const readModelBuilds = new Counter({
+  name: 'calendar_read_model_builds_total',
+  help: 'Snapshots of the calendar the read model built, by kind (full: every event read) and reason.',
+  labelNames: ['kind', 'reason'] as const,
+  registers: [metricsRegistry],
+});
+for (const reason of READ_MODEL_BUILD_REASONS) readModelBuilds.inc({ kind: 'full', reason }, 0);
+
+const readModelVersionChanges = new Histogram({
+  name: 'calendar_read_model_version_changed_events',
+  help: 'Events changed or removed between the snapshot a build replaced and the new one (the change log), per build of a newer version.',
+  buckets: [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000],
+  registers: [metricsRegistry],
+});
+
 const dataVersion = new Gauge({
   name: 'calendar_data_version',
   help: 'Data version of the snapshot requests are answered from (with several workers: the oldest any worker serves).',
@@ -276,6 +295,12 @@ export function observeReadModelBuild(version: string, seconds: number): void {
 /** The read model calls this when it learns of a newer data version in the database (a poll, a notice, an import it ran). */
 export function observeDatabaseDataVersion(version: string): void {
   databaseDataVersion.set(Number(version));
+}
+
+/** The read model calls this per build: why it ran, and (for a newer version) how many events changed since the snapshot it replaced. */
+export function countReadModelBuild(reason: ReadModelBuildReason, changedEvents: number | null): void {
+  readModelBuilds.inc({ kind: 'full', reason });
+  if (reason === 'version' && changedEvents !== null) readModelVersionChanges.observe(changedEvents);
 }
 
 /** The usage recorder calls this when a write of its counts failed. */

@@ -1,0 +1,217 @@
+/**
+ * Issue 42's figures: how soon an import shows in a node's cached answers, and what it costs the node,
+ * on a large calendar. One `calendar serve` node (pinned to CPU 0) on the schema `bench_fresh_<N>` of
+ * the PostgreSQL named by DATABASE_URL, seeded once with the demo calendar of BENCH_EVENTS events and
+ * reused; this process (pin it to CPU 1) is the reader and the importer, through the importer the
+ * `calendar import` command runs (in process, so that the commit's moment is known). Per node:
+ *
+ * - BENCH_IMPORTS imports of 1 new event: visible once the node's cached `GET` of the events total
+ *   shows one more;
+ * - BENCH_IMPORTS imports of BENCH_CHANGED changed events (the bench's own events, retitled): visible
+ *   once the node's cached `GET` of the last of them shows its new title;
+ * - polled every 20 ms from the commit; per import also the node's CPU from just before the import
+ *   until its "read model built" line for it (the 20 ms polls' cache hits included), and its peak
+ *   RSS meanwhile (VmHWM, reset before each import) against its steady RSS (after start, settled).
+ *
+ * The same runs first against BENCH_BEFORE_DIR (default /work/before-af9ea4d, a built checkout of the
+ * main branch before incremental versions; '' skips it), on the same schema, for the ratios.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test taskset -c 1 npx tsx bench/freshness.ts
+ *   BENCH_EVENTS=1000000 BENCH_IMPORTS=5 BENCH_CHANGED=1000 BENCH_BEFORE_DIR= ...
+ *   BENCH_SERVICE_DIR=/tmp/copy ...   # another built checkout as "this checkout" (a copy of this one, so that
+ *                                     # rebuilding dist/ here meanwhile does not change what is measured)
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { openDatabase } from '../src/db/open-database.js';
+import { importCalendar } from '../src/import/import-calendar.js';
+import { ready, startPinnedService, type PinnedProcess } from './support/pinned-process.js';
+import { processCpuMs } from './support/process-cpu.js';
+import { peakResidentMB, resetPeakResident, residentMB } from './support/process-memory.js';
+
+const databaseUrl = process.env['DATABASE_URL'];
+if (!databaseUrl) throw new Error('set DATABASE_URL to a PostgreSQL (the bench seeds the schema bench_fresh_<N> there)');
+const size = Number(process.env['BENCH_EVENTS'] ?? 100_000);
+const imports = Number(process.env['BENCH_IMPORTS'] ?? 5);
+const changedCount = Number(process.env['BENCH_CHANGED'] ?? 1000);
+const thisDir = process.env['BENCH_SERVICE_DIR'] ?? fileURLToPath(new URL('..', import.meta.url));
+const beforeDir = process.env['BENCH_BEFORE_DIR'] ?? '/work/before-af9ea4d';
+const schema = `bench_fresh_${size}`;
+const POLL_MS = 20;
+const VISIBLE_TIMEOUT_MS = 180_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const percentile = (values: readonly number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+};
+
+const storedEvents = (() => {
+  try {
+    return Number(execFileSync('psql', [databaseUrl, '-Atc', `select count(*) from ${schema}.events`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+  } catch {
+    return 0; // no schema yet
+  }
+})();
+if (storedEvents < size) {
+  const started = performance.now();
+  execFileSync(process.execPath, ['bin/calendar.js', 'seed', '--events', String(size), '--replace'], {
+    cwd: thisDir,
+    env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, DEMO_EVENTS: '0', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  execFileSync('psql', [databaseUrl, '-qc', 'vacuum analyze'], { stdio: 'ignore' });
+  console.error(`seeded ${size} events into ${schema} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+const database = await openDatabase({ url: databaseUrl, schema, dataDir: '', poolSize: 2 });
+const db = database.db;
+const venue = (await db.selectFrom('venues').select('id').orderBy('id').limit(1).executeTakeFirstOrThrow()).id;
+const category = (await db.selectFrom('categories').select('id').orderBy('position').limit(1).executeTakeFirstOrThrow()).id;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** One of the bench's own events: upcoming (1 to 30 days ahead), at a seeded venue, in a seeded category. */
+const benchEvent = (id: string, title: string, k: number) => ({
+  id,
+  slug: id,
+  title_nb: title,
+  venue,
+  categories: [category],
+  dates: [{ start: new Date(Date.now() + (1 + (k % 30)) * DAY_MS).toISOString() }],
+});
+const editId = (k: number) => `bench-fresh-edit-${k}`;
+const editFile = (title: string) => ({ events: Array.from({ length: changedCount }, (_, k) => benchEvent(editId(k), `${title} ${k}`, k)) });
+// The edited events exist before any node starts: each round then changes all of them.
+await importCalendar(db, editFile(`Ferskhet start ${Date.now()}`));
+
+const TOTAL = '{ events { totalCount } }';
+const EDITED = `{ eventByID(eventID: ${JSON.stringify(editId(changedCount - 1))}) { id title_nb } }`;
+
+/**
+ * The node's answer to a cacheable GET (what its answer cache and a CDN serve). A kept-alive connection
+ * the node closed as the request went out (ECONNRESET, seen on a loaded machine) is asked again on a new one.
+ */
+async function get(node: PinnedProcess, query: string): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await fetch(`${node.url}?query=${encodeURIComponent(query)}`, { headers: { 'service-require-preflight': 'true' } });
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`GET ${query}: ${response.status} ${text}`);
+      return text;
+    } catch (error) {
+      if (!(error instanceof TypeError) || attempt >= 3) throw error; // fetch's own failure, not a status
+    }
+  }
+}
+
+const buildLines = (node: PinnedProcess) =>
+  node
+    .log()
+    .split('\n')
+    .filter((line) => line.includes('"read model built"'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+interface ImportFigures {
+  visibleMs: number;
+  cpuMs: number;
+  peakMB: number;
+  build: Record<string, unknown> | undefined;
+}
+
+/** One import: commit, then polls `query` every 20 ms until `shows`; CPU and peak RSS until the node's build line for it. */
+async function measureImport(node: PinnedProcess, input: unknown, query: string, shows: (body: string) => boolean): Promise<ImportFigures> {
+  const pid = node.child.pid!;
+  // Cached before the import, so that what is polled is the cached answer's replacement.
+  await get(node, query);
+  await get(node, query);
+  const builds = buildLines(node).length;
+  resetPeakResident(pid);
+  const cpuBefore = processCpuMs(pid);
+  await importCalendar(db, input);
+  const committed = performance.now();
+  for (;;) {
+    if (shows(await get(node, query))) break;
+    if (performance.now() - committed > VISIBLE_TIMEOUT_MS) throw new Error(`not visible within ${VISIBLE_TIMEOUT_MS} ms: ${query}`);
+    await sleep(POLL_MS);
+  }
+  const visibleMs = performance.now() - committed;
+  // The build line is written after the swap (buffered for up to 200 ms): the node's work for this import is done.
+  while (buildLines(node).length <= builds) {
+    if (performance.now() - committed > VISIBLE_TIMEOUT_MS) throw new Error('no "read model built" line after the import');
+    await sleep(50);
+  }
+  const cpuMs = processCpuMs(pid) - cpuBefore;
+  return { visibleMs, cpuMs, peakMB: peakResidentMB(pid), build: buildLines(node).at(-1) };
+}
+
+interface NodeFigures {
+  label: string;
+  firstBuildMs: number;
+  steadyMB: number;
+  one: ImportFigures[];
+  many: ImportFigures[];
+}
+
+async function measureNode(label: string, dir: string): Promise<NodeFigures> {
+  const node = await startPinnedService(dir, { DATABASE_URL: databaseUrl!, DATABASE_SCHEMA: schema, DEMO_EVENTS: '0', LOG_LEVEL: 'info' });
+  try {
+    await ready(node);
+    for (let i = 0; i < 20; i++) await get(node, TOTAL);
+    await sleep(3000); // start-up's garbage collected, the first build's transients released
+    const steadyMB = residentMB(node.child.pid!);
+    const firstBuildMs = Number(buildLines(node)[0]?.['ms']);
+    const stamp = Date.now();
+    const one: ImportFigures[] = [];
+    for (let i = 1; i <= imports; i++) {
+      const before = (JSON.parse(await get(node, TOTAL)) as { data: { events: { totalCount: number } } }).data.events.totalCount;
+      const input = { events: [benchEvent(`bench-fresh-add-${stamp}-${i}`, `Ferskhet ny ${stamp} ${i}`, i)] };
+      one.push(await measureImport(node, input, TOTAL, (body) => (JSON.parse(body) as { data: { events: { totalCount: number } } }).data.events.totalCount > before));
+      console.error(`${label}: 1 event, import ${i}: visible after ${one.at(-1)!.visibleMs.toFixed(0)} ms, node CPU ${one.at(-1)!.cpuMs} ms`);
+    }
+    const many: ImportFigures[] = [];
+    for (let i = 1; i <= imports; i++) {
+      const title = `Ferskhet ${stamp} runde ${i}`;
+      const expected = `${title} ${changedCount - 1}`;
+      many.push(await measureImport(node, editFile(title), EDITED, (body) => body.includes(JSON.stringify(expected))));
+      console.error(`${label}: ${changedCount} events, import ${i}: visible after ${many.at(-1)!.visibleMs.toFixed(0)} ms, node CPU ${many.at(-1)!.cpuMs} ms`);
+    }
+    return { label, firstBuildMs, steadyMB, one, many };
+  } finally {
+    await node.stop();
+  }
+}
+
+const nodes: NodeFigures[] = [];
+try {
+  if (beforeDir !== '') nodes.push(await measureNode('before', beforeDir));
+  nodes.push(await measureNode('this checkout', thisDir));
+} finally {
+  await database.close();
+}
+
+const row = (node: NodeFigures, kind: string, figures: ImportFigures[]) => {
+  const visible = figures.map((f) => f.visibleMs);
+  const cpu = figures.map((f) => f.cpuMs);
+  const peak = Math.max(...figures.map((f) => f.peakMB));
+  return {
+    node: node.label,
+    import: kind,
+    'visible p50 ms': Math.round(percentile(visible, 0.5)),
+    'visible max ms': Math.round(Math.max(...visible)),
+    'node CPU p50 ms': Math.round(percentile(cpu, 0.5)),
+    'node CPU max ms': Math.round(Math.max(...cpu)),
+    'first build ms': node.firstBuildMs,
+    'steady RSS MB': Math.round(node.steadyMB),
+    'peak RSS MB': Math.round(peak),
+    'peak/steady': (peak / node.steadyMB).toFixed(2),
+    'build kinds': [...new Set(figures.map((f) => (typeof f.build?.['kind'] === 'string' ? f.build['kind'] : 'full')))].join(','),
+  };
+};
+console.log(`\n${size} demo events (${schema}), one node pinned to one core, ${imports} imports of each kind`);
+console.table(nodes.flatMap((node) => [row(node, '1 event', node.one), row(node, `${changedCount} changed`, node.many)]));
+if (nodes.length === 2) {
+  const [before, after] = nodes as [NodeFigures, NodeFigures];
+  const ratio = (a: ImportFigures[], b: ImportFigures[], pick: (f: ImportFigures) => number) => (percentile(b.map(pick), 0.5) / percentile(a.map(pick), 0.5)).toFixed(3);
+  console.log(`this checkout / before, p50: 1 event visible ${ratio(before.one, after.one, (f) => f.visibleMs)}, CPU ${ratio(before.one, after.one, (f) => f.cpuMs)}; ${changedCount} changed visible ${ratio(before.many, after.many, (f) => f.visibleMs)}, CPU ${ratio(before.many, after.many, (f) => f.cpuMs)}`);
+  console.log(`1-event import's node CPU against a full build (before's p50): ${((percentile(after.one.map((f) => f.cpuMs), 0.5) / percentile(before.one.map((f) => f.cpuMs), 0.5)) * 100).toFixed(1)} %`);
+}

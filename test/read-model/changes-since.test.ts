@@ -1,0 +1,88 @@
+import { sql } from 'kysely';
+import { pino } from 'pino';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../src/db/open-database.js';
+import { readDataVersion } from '../../src/db/repositories/calendar-state.js';
+import { importCalendar } from '../../src/import/import-calendar.js';
+import { loadSnapshot, loadSnapshotSince } from '../../src/read-model/load-snapshot.js';
+import { ReadModel } from '../../src/read-model/read-model.js';
+import { metricsRegistry } from '../../src/telemetry/metrics.js';
+import { createTestDatabase, databaseLabel } from '../support/test-database.js';
+
+const NOW = new Date('2026-06-01T12:00:00+02:00');
+
+const event = (id: string, title: string, day = 2) => ({
+  id,
+  slug: id.toLowerCase(),
+  title_nb: title,
+  venue: 'V-1',
+  categories: ['CONCERT'],
+  dates: [{ start: `2026-06-${String(day).padStart(2, '0')}T19:00:00+02:00` }],
+});
+const CATALOGUE = {
+  categories: [{ id: 'CONCERT', name_nb: 'Konsert', name_en: 'Concert', slug_nb: 'konsert', slug_en: 'concert' }],
+  venues: [{ id: 'V-1', slug: 'v-1', name: 'Scene', address: null, postalCode: null, municipality: 'Oslo', location: null }],
+};
+
+/*
+ * Issue 42: each build says what it was (kind, reason) and, for a newer version, how many events the
+ * versions since the snapshot it replaces changed and removed, by the change log read in the build's
+ * own view. (Incremental versions will be sized and decided by these numbers.)
+ */
+describe(`read model (${databaseLabel}): what each build replaced`, () => {
+  let database: DatabaseHandle;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await importCalendar(database.db, { ...CATALOGUE, events: [event('E-1', 'En'), event('E-2', 'To'), event('E-3', 'Tre'), event('E-4', 'Fire')] });
+  });
+  afterAll(async () => database?.close());
+
+  it('logs the reason and the events changed and removed since the replaced snapshot, and counts builds by reason', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info', base: undefined }, new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) }));
+    const model = new ReadModel({ db: database.db, clock: () => NOW, logger, pollIntervalMs: 60_000 });
+    const builds = async (reason: string) => (await metricsRegistry.getSingleMetric('calendar_read_model_builds_total')!.get()).values.find((v) => v.labels['reason'] === reason)?.value ?? 0;
+    const versionsBuilt = await builds('version');
+    try {
+      await model.start();
+      await model.snapshot();
+      const first = lines.filter((l) => l['msg'] === 'read model built');
+      expect(first).toHaveLength(1);
+      expect(first[0]).toMatchObject({ kind: 'full', reason: 'start', events: 4 });
+      expect(first[0]).not.toHaveProperty('changedEvents');
+      const since = model.version!;
+
+      // One import adds an event, edits one, writes one again unchanged (no change) and removes two.
+      await importCalendar(database.db, { events: [event('E-1', 'En (endret)'), event('E-2', 'To'), event('E-5', 'Fem')] }, { replace: true });
+      const version = (await readDataVersion(database.db))!;
+      model.require(version);
+      expect((await model.snapshot()).version).toBe(version);
+      const built = lines.filter((l) => l['msg'] === 'read model built').at(-1)!;
+      expect(built).toMatchObject({ kind: 'full', reason: 'version', version, since, changedEvents: 2, removedEvents: 2, events: 3 });
+      expect(await builds('version')).toBe(versionsBuilt + 1);
+
+      // Across several versions each event counts once, by its last change; the change log extended
+      // from the replaced snapshot's is the log read whole.
+      const replaced = await model.snapshot();
+      await importCalendar(database.db, { events: [event('E-2', 'To (endret)'), event('E-1', 'En (endret igjen)')] });
+      const later = await loadSnapshotSince(database.db, NOW, replaced);
+      expect(later.changes).toEqual({ since: version, changedEvents: 2, removedEvents: 0 });
+      expect(later.snapshot.eventIds).toEqual(['E-1', 'E-2', 'E-5']);
+      const whole = await loadSnapshot(database.db, NOW);
+      expect(later.snapshot.changeLog).toEqual(whole.changeLog);
+      expect(later.snapshot.changeLog.ids).toEqual(['E-3', 'E-4', 'E-5', 'E-1', 'E-2']);
+      expect((await loadSnapshotSince(database.db, NOW, later.snapshot)).changes).toEqual({ since: later.snapshot.version, changedEvents: 0, removedEvents: 0 });
+
+      // An import purges a tombstone past the window: the rows the replaced log kept changed, so the log is read whole.
+      await sql`update event_changes set changed_at = now() - interval '100 days' where event_id = 'E-3'`.execute(database.db);
+      await importCalendar(database.db, { events: [event('E-6', 'Seks')] });
+      const purged = await loadSnapshotSince(database.db, NOW, later.snapshot);
+      expect(purged.snapshot.changeLog.ids).toEqual(['E-4', 'E-5', 'E-1', 'E-2', 'E-6']);
+      expect(purged.snapshot.changeLog).toEqual((await loadSnapshot(database.db, NOW)).changeLog);
+      expect(purged.changes).toEqual({ since: later.snapshot.version, changedEvents: 1, removedEvents: 0 });
+    } finally {
+      await model.close();
+    }
+  });
+});
