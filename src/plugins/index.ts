@@ -19,6 +19,7 @@ import { useLoggedMaskedErrors } from './use-logged-masked-errors.js';
 import { useQueryLimits, type QueryLimitsOptions } from './use-query-limits.js';
 import { useReadOnlyOperations } from './use-read-only-operations.js';
 import { useStringInputRules } from './use-string-input-rules.js';
+import { useTracing } from './use-tracing.js';
 import { useValidationPerDocument } from './use-validation-per-document.js';
 
 export interface PluginOptions {
@@ -47,10 +48,11 @@ export interface PluginOptions {
 export function createEnveloped(options: PluginOptions): GetEnveloped {
   const databaseHealth = options.databaseHealth ?? new DatabaseHealth(options.logger);
   const readModel = options.readModel ?? startedReadModel(options);
+  const tracing = activeTracing();
   const plugins: (Plugin | false | undefined)[] = [
     // First: its instrumentation is then the outermost, so each span covers the whole phase, every
     // other plugin's hooks included. Present only when tracing was started (OTEL_* settings).
-    activeTracing()?.envelopPlugin(),
+    tracing && useTracing({ tracer: tracing.tracer }),
     // Envelop 5 needs the engine before the schema.
     useEngine({ parse: graphql.parse, validate: graphql.validate, execute: graphql.execute, subscribe: graphql.subscribe, specifiedRules: graphql.specifiedRules }),
     useSchema(options.schema),

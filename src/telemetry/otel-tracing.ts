@@ -32,7 +32,6 @@ import {
   DB_SYSTEM_NAME_VALUE_POSTGRESQL,
 } from '@opentelemetry/semantic-conventions';
 import type { LogEvent } from 'kysely';
-import { useTracing } from '../plugins/use-tracing.js';
 import type { RequestRecord } from './request-log.js';
 import type { StartTracingOptions, Tracing, TracingSettings } from './tracing-contract.js';
 
@@ -147,7 +146,7 @@ export function createTracing(settings: TracingSettings, options: StartTracingOp
       return context.with(trace.setSpan(parent, span), handle);
     },
 
-    envelopPlugin: () => useTracing({ tracer }),
+    tracer,
 
     statementLog(database) {
       const base: Attributes = {
