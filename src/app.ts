@@ -123,6 +123,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
     clock,
     logger,
     listen: database.listenForDataVersions,
+    // An import run in this process through this database (seeding, a test's) is seen at once.
+    committedImports: database.committedImports,
     pollIntervalMs: options.dataVersionPollMs,
     rereadAfterMs: options.readModelRereadMs,
   });
@@ -197,25 +199,38 @@ export async function startService(config: Config, options: StartOptions = {}): 
     keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     maxConnections: config.HTTP_MAX_CONNECTIONS,
   });
+  // The pool's connections in /metrics while this service runs (once it listens).
+  let unwatchPools: (() => void) | undefined;
+  /**
+   * Stops what startService started, in reverse order: the listeners first (a request in flight gets
+   * `drainMs` to finish; 0 after a failed start), then what requests use, the database last.
+   */
+  const shutdown = async (drainMs: number, metricsDrainMs: number) => {
+    if (server.listening) await shutdownHttpServer(server, drainMs);
+    // After the API's: a scrape during the drain still sees it.
+    if (metricsServer?.listening) await shutdownHttpServer(metricsServer, metricsDrainMs);
+    // The last counts are written before the database goes away.
+    await usage.close();
+    await purger?.close();
+    await readModel.close();
+    // Gracefully when the service ran (its last writes are sent); a failed start just lets go.
+    if (redis) await (drainMs > 0 ? redis.redis.quit().catch(() => redis.redis.disconnect()) : redis.redis.disconnect());
+    unwatchPools?.();
+    if (!options.database) await database.close();
+  };
   try {
     await listenOn(server, config.HOST, config.PORT);
     if (metricsServer && metricsAddress) await listenOn(metricsServer, metricsAddress.host, metricsAddress.port, 'METRICS_PORT');
   } catch (error) {
     // Nothing else may keep the process alive: it exits with the one line of the error.
-    if (server.listening) await shutdownHttpServer(server, 0);
-    await usage.close();
-    await purger?.close();
-    await readModel.close();
-    if (redis) redis.redis.disconnect();
-    if (!options.database) await database.close();
+    await shutdown(0, 0);
     throw error;
   }
   const { port } = server.address() as AddressInfo;
   publicBaseUrl ??= listeningBaseUrl(config.HOST, port);
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const url = `http://${host}:${port}/graphQL`;
-  // The pool's connections in /metrics while this service runs.
-  const unwatchPools = database.poolStats ? watchPools(database.poolStats) : () => undefined;
+  if (database.poolStats) unwatchPools = watchPools(database.poolStats);
   return {
     url,
     server,
@@ -228,18 +243,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     database,
     logger,
     flushUsage: () => usage.flush(),
-    close: async () => {
-      await shutdownHttpServer(server, 5000);
-      // After the API's: a scrape during the drain still sees it.
-      if (metricsServer) await shutdownHttpServer(metricsServer, 1000);
-      // The last counts are written before the database goes away.
-      await usage.close();
-      await purger?.close();
-      await readModel.close();
-      if (redis) await redis.redis.quit().catch(() => redis.redis.disconnect());
-      unwatchPools();
-      if (!options.database) await database.close();
-    },
+    close: () => shutdown(5000, 1000),
   };
 }
 
@@ -254,7 +258,7 @@ async function seedOrSayEmpty(config: Config, database: DatabaseHandle, logger: 
   if (demoEvents > 0 && !database.readOnly) {
     // Loaded only when asked for: the demo generator is large and tests never seed.
     const { seedDemoCalendarIfEmpty } = await import('./demo/seed-if-empty.js');
-    const seeded = await seedDemoCalendarIfEmpty(database.db, { events: demoEvents, today: clock() }).catch((error: unknown) => {
+    const seeded = await seedDemoCalendarIfEmpty(database, { events: demoEvents, today: clock() }).catch((error: unknown) => {
       throw seedFailure(error);
     });
     if (seeded) logger.info({ events: seeded.events }, 'database was empty: seeded the demo calendar');

@@ -14,7 +14,7 @@ import { planWalk, type WalkStrategy } from '../../src/read-model/walk/plan-walk
 import type { FacetKind, ResultRequest } from '../../src/read-model/walk/result-page.js';
 import { loadSnapshot } from '../../src/read-model/load-snapshot.js';
 import { wordMatch } from '../../src/read-model/search-matches.js';
-import { createGraphQLRunner, type RunOperation } from '../support/graphql-runner.js';
+import { createGraphQLRunner, type GraphQLRunner } from '../support/graphql-runner.js';
 import { referenceFacets, referenceNodes, referenceWhenWindow, type ReferenceFilter } from '../support/reference-events.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 
@@ -30,15 +30,18 @@ const DAY = 86_400_000;
 const calendar = generateDemoCalendar({ events: 500, seed: 11, today: TODAY });
 
 let database: DatabaseHandle;
-let run: RunOperation;
+let run: GraphQLRunner;
 let clock = TODAY;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await importCalendar(database.db, calendar);
-  run = createGraphQLRunner(database.db, () => clock);
+  await importCalendar(database, calendar);
+  run = createGraphQLRunner(database, () => clock);
 });
-afterAll(async () => database?.close());
+afterAll(async () => {
+  await run?.close();
+  await database?.close();
+});
 
 /** Seeded, so a failure names a case that can be run again. */
 function randomSource(seed: number) {
