@@ -134,7 +134,7 @@ try {
 
     const title = `${chosen.title_nb.replace(/ \(runde \d+\)$/, '')} (runde ${round})`;
     chosen.title_nb = title;
-    await importCalendar(db.db, { events: [chosen] });
+    await importCalendar(db, { events: [chosen] });
     const committed = performance.now();
     const [page, list] = await Promise.all([
       visibleAtEveryEdge(eventPage(chosen.id), (body) => body.includes(title), committed),
@@ -164,7 +164,7 @@ try {
   // A new venue in `venues`.
   const venuesQuery = '{ venues { slug name } }';
   for (const edge of edges) for (let i = 0; i < 2; i++) await (await get(edge.origin, venuesQuery)).arrayBuffer();
-  await importCalendar(db.db, { venues: [{ id: 'BENCH-NEW-VENUE', slug: `bench-ny-scene-${Date.now()}`, name: 'Benkens nye scene', address: 'Gata 1', postalCode: '0150', municipality: 'Oslo' }] });
+  await importCalendar(db, { venues: [{ id: 'BENCH-NEW-VENUE', slug: `bench-ny-scene-${Date.now()}`, name: 'Benkens nye scene', address: 'Gata 1', postalCode: '0150', municipality: 'Oslo' }] });
   // Without purging the list lives an hour at the edges: give up after a minute.
   const venuesMs = await visibleAtEveryEdge(venuesQuery, (body) => body.includes('Benkens nye scene'), performance.now(), 60_000).catch(() => Number.POSITIVE_INFINITY);
 

@@ -132,7 +132,7 @@ async function underGreed(label: string, who: (i: number) => Record<string, stri
 try {
   // 20 keys for the greedy caller.
   const keys = Array.from({ length: 20 }, (_, i) => `hsk_bench_fairness_${String(i).padStart(2, '0')}_a1b2c3d4`);
-  await importCalendar(db.db, { apiKeys: keys.map((key, i) => ({ key, application: `Bench greedy ${i}`, revoked: false })) });
+  await importCalendar(db, { apiKeys: keys.map((key, i) => ({ key, application: `Bench greedy ${i}`, revoked: false })) });
 
   // Warm-up: the code paths, the pools, the JIT.
   const warm = greed(4, () => ({ 'x-forwarded-for': '192.0.2.1' }));

@@ -82,7 +82,7 @@ const benchEvent = (id: string, title: string, k: number) => ({
 const editId = (k: number) => `bench-fresh-edit-${k}`;
 const editFile = (title: string) => ({ events: Array.from({ length: changedCount }, (_, k) => benchEvent(editId(k), `${title} ${k}`, k)) });
 // The edited events exist before any node starts: each round then changes all of them.
-await importCalendar(db, editFile(`Ferskhet start ${Date.now()}`));
+await importCalendar(database, editFile(`Ferskhet start ${Date.now()}`));
 
 const TOTAL = '{ events { totalCount } }';
 const EDITED = `{ eventByID(eventID: ${JSON.stringify(editId(changedCount - 1))}) { id title_nb } }`;
@@ -127,7 +127,7 @@ async function measureImport(node: PinnedProcess, input: unknown, query: string,
   const builds = buildLines(node).length;
   resetPeakResident(pid);
   const cpuBefore = processCpuMs(pid);
-  await importCalendar(db, input);
+  await importCalendar(database, input);
   const committed = performance.now();
   for (;;) {
     if (shows(await get(node, query))) break;

@@ -34,7 +34,7 @@ await dropSchema(database.db, schema);
 await database.close();
 const fresh = await openDatabase({ url: databaseUrl, schema, dataDir: '', poolSize: 2 });
 await migrateToLatest(fresh.db);
-await importCalendar(fresh.db, rehearsalCalendar());
+await importCalendar(fresh, rehearsalCalendar());
 await fresh.close();
 
 const env = {

@@ -27,7 +27,8 @@ import { CallerIdentity } from './identity/caller-identity.js';
 import { RedisBuckets } from './identity/redis-buckets.js';
 import { ClientAddresses } from './identity/client-address.js';
 import { RESPONSE_TTL_MS, ResponsePolicies } from './http/response-policy.js';
-import { loadPersistedDocuments, PersistedQueryStore } from './http/persisted-queries.js';
+import { PersistedQueryStore } from './http/persisted-queries.js';
+import { loadPersistedDocuments } from './trusted-documents.js';
 import { CdnPurger } from './cdn/cdn-purger.js';
 import { purgeTargetsOf } from './cdn/purge-targets.js';
 import { DEFAULT_DEMO_EVENTS } from './demo/demo-size.js';
@@ -122,6 +123,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
     clock,
     logger,
     listen: database.listenForDataVersions,
+    // An import run in this process through this database (seeding, a test's) is seen at once.
+    committedImports: database.committedImports,
     pollIntervalMs: options.dataVersionPollMs,
     rereadAfterMs: options.readModelRereadMs,
   });
@@ -201,25 +204,38 @@ export async function startService(config: Config, options: StartOptions = {}): 
     keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     maxConnections: config.HTTP_MAX_CONNECTIONS,
   });
+  // The pool's connections in /metrics while this service runs (once it listens).
+  let unwatchPools: (() => void) | undefined;
+  /**
+   * Stops what startService started, in reverse order: the listeners first (a request in flight gets
+   * `drainMs` to finish; 0 after a failed start), then what requests use, the database last.
+   */
+  const shutdown = async (drainMs: number, metricsDrainMs: number, acceptForMs = 0) => {
+    if (server.listening) await shutdownHttpServer(server, drainMs, acceptForMs);
+    // After the API's: a scrape during the drain still sees it.
+    if (metricsServer?.listening) await shutdownHttpServer(metricsServer, metricsDrainMs);
+    // The last counts are written before the database goes away.
+    await usage.close();
+    await purger?.close();
+    await readModel.close();
+    // Gracefully when the service ran (its last writes are sent); a failed start just lets go.
+    if (redis) await (drainMs > 0 ? redis.redis.quit().catch(() => redis.redis.disconnect()) : redis.redis.disconnect());
+    unwatchPools?.();
+    if (!options.database) await database.close();
+  };
   try {
     await listenOn(server, config.HOST, config.PORT);
     if (metricsServer && metricsAddress) await listenOn(metricsServer, metricsAddress.host, metricsAddress.port, 'METRICS_PORT');
   } catch (error) {
     // Nothing else may keep the process alive: it exits with the one line of the error.
-    if (server.listening) await shutdownHttpServer(server, 0);
-    await usage.close();
-    await purger?.close();
-    await readModel.close();
-    if (redis) redis.redis.disconnect();
-    if (!options.database) await database.close();
+    await shutdown(0, 0);
     throw error;
   }
   const { port } = server.address() as AddressInfo;
   publicBaseUrl ??= listeningBaseUrl(config.HOST, port);
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const url = `http://${host}:${port}/graphQL`;
-  // The pool's connections in /metrics while this service runs.
-  const unwatchPools = database.poolStats ? watchPools(database.poolStats) : () => undefined;
+  if (database.poolStats) unwatchPools = watchPools(database.poolStats);
   return {
     url,
     server,
@@ -234,16 +250,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     flushUsage: () => usage.flush(),
     close: async () => {
       shuttingDown = true;
-      await shutdownHttpServer(server, 5000, config.SHUTDOWN_DELAY_MS);
-      // After the API's: a scrape during the drain still sees it.
-      if (metricsServer) await shutdownHttpServer(metricsServer, 1000);
-      // The last counts are written before the database goes away.
-      await usage.close();
-      await purger?.close();
-      await readModel.close();
-      if (redis) await redis.redis.quit().catch(() => redis.redis.disconnect());
-      unwatchPools();
-      if (!options.database) await database.close();
+      await shutdown(5000, 1000, config.SHUTDOWN_DELAY_MS);
     },
   };
 }
@@ -259,7 +266,7 @@ async function seedOrSayEmpty(config: Config, database: DatabaseHandle, logger: 
   if (demoEvents > 0 && !database.readOnly) {
     // Loaded only when asked for: the demo generator is large and tests never seed.
     const { seedDemoCalendarIfEmpty } = await import('./demo/seed-if-empty.js');
-    const seeded = await seedDemoCalendarIfEmpty(database.db, { events: demoEvents, today: clock() }).catch((error: unknown) => {
+    const seeded = await seedDemoCalendarIfEmpty(database, { events: demoEvents, today: clock() }).catch((error: unknown) => {
       throw seedFailure(error);
     });
     if (seeded) logger.info({ events: seeded.events }, 'database was empty: seeded the demo calendar');

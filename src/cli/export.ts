@@ -77,7 +77,7 @@ clear. Register them again where the file is imported ("calendar keys add --key"
     const onError = (error: Error) => (writeError ??= error);
     out.on('error', onError);
     try {
-      const summary = await withMigratedDatabase(async (db) => {
+      const summary = await withMigratedDatabase(async ({ db }) => {
         const started = performance.now();
         const summary = await exportCalendar(db, out, { onProgress: progressReporter() });
         return { summary, milliseconds: performance.now() - started };

@@ -64,10 +64,10 @@ and nothing is written.`,
     try {
       const { importCalendarParts, ImportValidationError } = await import('../import/import-calendar.js');
       const { readCalendarFile, CalendarFileError } = await import('../import/read-calendar-file.js');
-      return await withMigratedDatabase(async (db) => {
+      return await withMigratedDatabase(async (database) => {
         try {
           const started = performance.now();
-          const summary = await importCalendarParts(db, readCalendarFile(handle), { replace, onProgress: progressReporter() });
+          const summary = await importCalendarParts(database, readCalendarFile(handle), { replace, onProgress: progressReporter() });
           process.stdout.write(formatImportSummary(summary, performance.now() - started));
           return 0;
         } catch (error) {

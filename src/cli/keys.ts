@@ -31,7 +31,7 @@ SHA-256 hash and its first ${PREFIX_LENGTH} characters are stored: keep the key 
     return { key: parsed.data.key, application: parsed.data.application };
   },
   run: ({ key, application }) =>
-    withMigratedDatabase(async (db) => {
+    withMigratedDatabase(async ({ db }) => {
       const { hashApiKey } = await import('../domain/api-key-hash.js');
       const keyHash = hashApiKey(key);
       const existing = await db.selectFrom('api_keys').select('application').where('key_hash', '=', keyHash).executeTakeFirst();
@@ -60,7 +60,7 @@ prefix \`calendar keys list\` shows when that prefix names one key only.`,
     return { given: given! };
   },
   run: ({ given }) =>
-    withMigratedDatabase(async (db) => {
+    withMigratedDatabase(async ({ db }) => {
       const { hashApiKey } = await import('../domain/api-key-hash.js');
       // The full key is matched by its hash; anything else by the stored prefix.
       let matches = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', hashApiKey(given)).execute();
@@ -110,7 +110,7 @@ const listKeysCommand = defineCommand({
   parse: (line) => {
     exactOperands(line, []);
   },
-  run: () => withMigratedDatabase(listKeys),
+  run: () => withMigratedDatabase(({ db }) => listKeys(db)),
 });
 
 /** `calendar keys add|revoke|list`: application keys, stored as SHA-256 hashes. */

@@ -30,7 +30,7 @@ it like a calendar file.`,
     const { clockFrom } = await import('../config.js');
     const { demoCalendar } = await import('../demo/demo-calendar.js');
     const { importCalendar, ImportValidationError } = await import('../import/import-calendar.js');
-    return withMigratedDatabase(async (db, config) => {
+    return withMigratedDatabase(async (database, config) => {
       // CALENDAR_NOW fixes "today" too, so a seeded database matches a fixed service clock.
       const today = clockFrom(config)();
       const started = performance.now();
@@ -40,7 +40,7 @@ it like a calendar file.`,
       const generating = timed(calendar.events);
       const generated = (): string => `Generated ${events} demo events (seed ${seed}) in ${(generating.milliseconds / 1000).toFixed(1)} s.\n`;
       try {
-        const summary = await importCalendar(db, { ...calendar, events: generating }, { replace, onProgress: progressReporter() });
+        const summary = await importCalendar(database, { ...calendar, events: generating }, { replace, onProgress: progressReporter() });
         process.stdout.write(generated());
         process.stdout.write(formatImportSummary(summary, performance.now() - started - generating.milliseconds));
         process.stdout.write(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s.\n`);

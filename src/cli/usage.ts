@@ -89,7 +89,7 @@ deprecated coordinates of schema.graphql that no request used in those days (doc
     const { clockFrom } = await import('../config.js');
     const { osloWallClock } = await import('../domain/oslo-time.js');
     // A database the service never ran on has no table yet: migrating first gives an empty report, not an error.
-    return withMigratedDatabase(async (db, config) => {
+    return withMigratedDatabase(async ({ db }, config) => {
       const since = osloWallClock(new Date(clockFrom(config)().getTime() - (days - 1) * 86_400_000)).date;
       if (top !== undefined) {
         const { listTopCallers } = await import('../db/repositories/caller-costs.js');

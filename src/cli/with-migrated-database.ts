@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
-import type { Database } from '../db/database.js';
+import type { DatabaseHandle } from '../db/open-database.js';
 
 /**
  * Opens the database the environment configures (always DATABASE_URL, the primary: imports, keys and
@@ -9,7 +8,7 @@ import type { Database } from '../db/database.js';
  * whatever happens. The modules are loaded here, not at the top, so that a command's `--help` and
  * usage errors never load the database drivers.
  */
-export async function withMigratedDatabase<T>(work: (db: Kysely<Database>, config: Config) => Promise<T>): Promise<T> {
+export async function withMigratedDatabase<T>(work: (database: DatabaseHandle, config: Config) => Promise<T>): Promise<T> {
   const { readConfig } = await import('../config.js');
   const { openDatabase } = await import('../db/open-database.js');
   const { prepareSchema } = await import('../db/prepare-schema.js');
@@ -22,7 +21,7 @@ export async function withMigratedDatabase<T>(work: (db: Kysely<Database>, confi
   });
   try {
     await prepareSchema(database, { migrate: config.MIGRATE, servingRole: config.DATABASE_SERVING_ROLE });
-    return await work(database.db, config);
+    return await work(database, config);
   } finally {
     await database.close();
   }

@@ -8,6 +8,7 @@ import { afterReadSideHas, listenForDataVersions, type ListenForDataVersions } f
 import type { Database } from './database.js';
 import { readDataVersion } from './repositories/calendar-state.js';
 import { DatabaseHealth } from './database-health.js';
+import { CommittedImports } from './committed-imports.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { activeTracing } from '../telemetry/tracing.js';
 import type { Tracing } from '../telemetry/tracing-contract.js';
@@ -63,6 +64,8 @@ export interface DatabaseHandle {
   schema: string;
   /** Outage episodes seen by this handle's connections (and reported by its users). */
   health: DatabaseHealth;
+  /** Imports committed through this handle, announced to the read models of this process that read it. */
+  committedImports: CommittedImports;
   /**
    * Asks the database, within about a second and outside the request pool (so it never queues
    * behind requests waiting for a connection), whether it answers and which migration it is at.
@@ -164,6 +167,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         driver: 'postgres',
         schema,
         health,
+        committedImports: new CommittedImports(),
         probe,
         listenForDataVersions: listenUrl
           ? (handlers) =>
@@ -230,7 +234,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     await db.destroy();
     lock?.release();
   };
-  return { db, readDb: db, readOnly: false, readReplicas: [], driver: 'pglite', schema, health, probe, close };
+  return { db, readDb: db, readOnly: false, readReplicas: [], driver: 'pglite', schema, health, committedImports: new CommittedImports(), probe, close };
 }
 
 /** Whether the server takes no writes: a hot standby (a streaming replica), or read-only by default. */

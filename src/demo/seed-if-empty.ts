@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.js';
 import { demoCalendar } from './demo-calendar.js';
-import { importCalendar, type ImportSummary } from '../import/import-calendar.js';
+import { importCalendar, type ImportSummary, type ImportTarget } from '../import/import-calendar.js';
 
 export interface SeedIfEmptyOptions {
   /** Number of demo events; 0 seeds nothing. */
@@ -16,9 +14,9 @@ export interface SeedIfEmptyOptions {
  * Seeds the demo calendar into a database without events, so a fresh start has something to show.
  * A database that holds any event is never seeded over: returns null and writes nothing.
  */
-export async function seedDemoCalendarIfEmpty(db: Kysely<Database>, options: SeedIfEmptyOptions): Promise<ImportSummary | null> {
+export async function seedDemoCalendarIfEmpty(target: ImportTarget, options: SeedIfEmptyOptions): Promise<ImportSummary | null> {
   if (options.events <= 0) return null;
-  const existing = await db.selectFrom('events').select('id').limit(1).executeTakeFirst();
+  const existing = await target.db.selectFrom('events').select('id').limit(1).executeTakeFirst();
   if (existing) return null;
-  return importCalendar(db, demoCalendar({ events: options.events, seed: options.seed ?? 1, today: options.today }));
+  return importCalendar(target, demoCalendar({ events: options.events, seed: options.seed ?? 1, today: options.today }));
 }

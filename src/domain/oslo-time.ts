@@ -1,4 +1,5 @@
 import { DateTime, IANAZone } from 'luxon';
+import { BoundedMemo } from './bounded-memo.js';
 
 /** The calendar's time zone: every wall-clock date and time the API shows or reads is in Oslo. */
 export const OSLO_ZONE_NAME = 'Europe/Oslo';
@@ -18,9 +19,17 @@ export interface OsloWallClock {
 }
 
 const HOUR_MS = 60 * MINUTE_MS;
-/** Process-wide (a cache of a pure function): Oslo's offset (minutes east of UTC) per UTC hour, for hours with one offset throughout. */
-const offsetByHour = new Map<number, number>();
-const MAX_KEPT_HOURS = 200_000;
+/**
+ * Oslo's offset (minutes east of UTC) per UTC hour, for hours with one offset throughout; null for an
+ * hour with a change inside. A process's answers read a few thousand hours at most.
+ */
+const offsetByHour = new BoundedMemo<number, number | null>(200_000);
+
+/** Oslo's offset throughout a UTC hour, or null when it changes inside the hour. */
+function hourOffsetMinutes(hour: number): number | null {
+  const atStart = OSLO_ZONE.offset(hour * HOUR_MS);
+  return atStart === OSLO_ZONE.offset((hour + 1) * HOUR_MS - 1) ? atStart : null;
+}
 
 /**
  * Oslo's offset at an instant. Luxon asks Intl for every instant, which costs more than the rest of
@@ -29,26 +38,18 @@ const MAX_KEPT_HOURS = 200_000;
  * with a change inside, from the days of local mean time, is asked for each time).
  */
 function osloOffsetMinutes(instantMs: number): number {
-  const hour = Math.floor(instantMs / HOUR_MS);
-  const kept = offsetByHour.get(hour);
-  if (kept !== undefined) return kept;
-  const atStart = OSLO_ZONE.offset(hour * HOUR_MS);
-  if (atStart !== OSLO_ZONE.offset((hour + 1) * HOUR_MS - 1)) return OSLO_ZONE.offset(instantMs);
-  if (offsetByHour.size >= MAX_KEPT_HOURS) offsetByHour.clear();
-  offsetByHour.set(hour, atStart);
-  return atStart;
+  return offsetByHour.remember(Math.floor(instantMs / HOUR_MS), hourOffsetMinutes) ?? OSLO_ZONE.offset(instantMs);
 }
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
 /**
- * Process-wide (a cache of a pure function): timestamps already written, by instant. A large answer (a whole-world area: every event, each with
+ * Timestamps already written, by instant. A large answer (a whole-world area: every event, each with
  * startDate and endDate) writes tens of thousands, and events mostly start and end on the hour or
- * half hour, so most are written again: one lookup instead of seven paddings and a Date. Bounded
- * (about 3 MB when full), emptied at once when full: it is a cache of a pure function.
+ * half hour, so most are written again: one lookup instead of seven paddings and a Date (about 3 MB
+ * when full).
  */
-const formattedByInstant = new Map<number, string>();
-const MAX_KEPT_TIMESTAMPS = 40_000;
+const formattedByInstant = new BoundedMemo<number, string>(40_000);
 
 interface OsloFields {
   /** The wall-clock fields, read through the UTC getters of a Date shifted by the offset. */
@@ -56,8 +57,7 @@ interface OsloFields {
   offsetMinutes: number;
 }
 
-function osloFields(instant: Date): OsloFields {
-  const ms = instant.getTime();
+function osloFields(ms: number): OsloFields {
   // An invalid Date would otherwise surface as "NaN" in API output.
   if (Number.isNaN(ms)) throw new RangeError('Invalid Date');
   const offsetMinutes = osloOffsetMinutes(ms);
@@ -72,25 +72,24 @@ function osloFields(instant: Date): OsloFields {
  * (+01:00 in winter, +02:00 in summer), so the string alone identifies the instant.
  */
 export function formatOsloTimestamp(instant: Date): string {
-  const ms = instant.getTime();
-  const kept = formattedByInstant.get(ms);
-  if (kept !== undefined) return kept;
-  const { local, offsetMinutes } = osloFields(instant);
+  return formattedByInstant.remember(instant.getTime(), formatInstant);
+}
+
+function formatInstant(ms: number): string {
+  const { local, offsetMinutes } = osloFields(ms);
   const sign = offsetMinutes < 0 ? '-' : '+';
   const offset = Math.abs(offsetMinutes);
-  const text =
+  return (
     `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())} ` +
     `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}` +
     // Whole minutes, as luxon prints the seconds of local mean time (before 1895).
-    `${sign}${pad(Math.floor(offset / 60))}:${pad(Math.floor(offset % 60))}`;
-  if (formattedByInstant.size >= MAX_KEPT_TIMESTAMPS) formattedByInstant.clear();
-  formattedByInstant.set(ms, text);
-  return text;
+    `${sign}${pad(Math.floor(offset / 60))}:${pad(Math.floor(offset % 60))}`
+  );
 }
 
 /** The Oslo calendar date, clock time and minute of day of an instant. */
 export function osloWallClock(instant: Date): OsloWallClock {
-  const { local } = osloFields(instant);
+  const { local } = osloFields(instant.getTime());
   const hour = local.getUTCHours();
   const minute = local.getUTCMinutes();
   return {

@@ -1,3 +1,5 @@
+import { BoundedMemo } from './bounded-memo.js';
+
 /**
  * Reads an organizer's stored raw price input as a whole number of kroner, rounded half up.
  *
@@ -26,22 +28,15 @@
 export function readPriceInput(raw: string | number | null | undefined): number | null {
   if (raw === null || raw === undefined) return null;
   if (typeof raw === 'number') return readPriceNumber(raw);
-  let price = priceByText.get(raw);
-  if (price === undefined) {
-    price = readPriceString(raw);
-    if (priceByText.size >= MAX_KEPT_PRICES) priceByText.clear();
-    priceByText.set(raw, price);
-  }
-  return price;
+  return priceByText.remember(raw, readPriceString);
 }
 
 /**
- * Process-wide (a cache of a pure function): prices already read, by their text. A calendar's price texts repeat ("Gratis", "250 kr") and a
+ * Prices already read, by their text. A calendar's price texts repeat ("Gratis", "250 kr") and a
  * page of a thousand events reads one or more each: one lookup instead of a normalisation and
- * three regular expressions. Bounded, emptied at once when full (a cache of a pure function).
+ * three regular expressions.
  */
-const priceByText = new Map<string, number | null>();
-const MAX_KEPT_PRICES = 10_000;
+const priceByText = new BoundedMemo<string, number | null>(10_000);
 
 function readPriceNumber(value: number): number | null {
   if (!Number.isFinite(value) || value < 0) return null;

@@ -1,3 +1,4 @@
+import { BoundedMemo } from '../domain/bounded-memo.js';
 import { formatOsloTimestamp, OSLO_ZONE_NAME } from '../domain/oslo-time.js';
 
 /**
@@ -53,10 +54,8 @@ function osloReading(instant: Date): { wallClock: string; offsetMinutes: number 
   return { wallClock: `${t.slice(0, 4)}${t.slice(5, 7)}${t.slice(8, 10)}T${t.slice(11, 13)}${t.slice(14, 16)}${t.slice(17, 19)}`, offsetMinutes };
 }
 
-/** Process-wide (a cache of a pure function): the value part of the property for each instant already written (its TZID and `:` included). */
-const valueByInstant = new Map<number, string>();
-/** Bounded like oslo-time.ts's timestamps (emptied at once when full: a cache of a pure function). */
-const MAX_KEPT_VALUES = 20_000;
+/** The value part of the property for each instant already written (its TZID and `:` included); a feed's dates, as oslo-time.ts's timestamps. */
+const valueByInstant = new BoundedMemo<number, string>(20_000);
 
 /**
  * A DTSTART or DTEND property for an instant: Oslo wall-clock time with `TZID=Europe/Oslo`, as
@@ -67,19 +66,12 @@ const MAX_KEPT_VALUES = 20_000;
  * each costs three readings of the Oslo clock.
  */
 export function osloDateTimeProperty(name: 'DTSTART' | 'DTEND', instant: Date): string {
-  const ms = instant.getTime();
-  let value = valueByInstant.get(ms);
-  if (value === undefined) {
-    value = osloDateTimeValue(instant);
-    if (valueByInstant.size >= MAX_KEPT_VALUES) valueByInstant.clear();
-    valueByInstant.set(ms, value);
-  }
-  return name + value;
+  return name + valueByInstant.remember(instant.getTime(), osloDateTimeValue);
 }
 
-function osloDateTimeValue(instant: Date): string {
+function osloDateTimeValue(ms: number): string {
+  const instant = new Date(ms);
   const { wallClock, offsetMinutes } = osloReading(instant);
-  const ms = instant.getTime();
   // The clocks go back within the hour after (first pass) or went back within the hour before (second pass).
   const repeated = osloReading(new Date(ms + HOUR_MS)).offsetMinutes < offsetMinutes || osloReading(new Date(ms - HOUR_MS)).offsetMinutes > offsetMinutes;
   if (repeated) return `:${utcDateTime(instant)}`;

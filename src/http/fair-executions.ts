@@ -21,7 +21,7 @@ export interface Share {
  * that waited longer than `maxWaitMs`, or whose client left meanwhile, is not run.
  */
 export interface FairExecutionsOptions {
-  /** Executions at once (EXECUTION_SLOTS; DEFAULT_EXECUTION_SLOTS). */
+  /** Executions at once (EXECUTION_SLOTS; config.ts's DEFAULT_EXECUTION_SLOTS). */
   slots: number;
   /** Executions running and waiting, of every caller (MAX_IN_FLIGHT_REQUESTS). */
   maxWaitingAndRunning: number;
@@ -47,15 +47,6 @@ const REFUSAL_LABELS = { busy: 'busy', 'caller-busy': 'caller_busy', 'waited-too
 export type Executed<T> = { ran: true; value: T } | { ran: false; refusal: Refusal };
 
 const NEVER_GONE = () => false;
-
-/**
- * Executions at once per process by default: two, so that the core runs one while the other waits for
- * its database read (an execution's page records, its dates). With one, the core sat idle through every
- * read: S2 of bench/peers.ts on the same machine and run, 1 → 2 slots, 343 → 240 µs of CPU per request
- * and 1.8x the answers per second, while a polite caller against a greedy one still waits at most the
- * executions running (docs/transport.md, "Fair shares").
- */
-export const DEFAULT_EXECUTION_SLOTS = 2;
 
 interface Waiting {
   /** Settles the wait: undefined to run, else why not. */

@@ -23,9 +23,6 @@ import type { DatabaseHealth } from '../db/database-health.js';
 import { databaseUnavailable } from '../database-unavailable.js';
 import { httpHeadersFor, httpStatusFor } from './status.js';
 
-/** The feed's path. */
-export const ICS_FEED_PATH = '/events.ics';
-
 const MEDIA_TYPE = 'text/calendar';
 
 /** A feed lists events (any event change may alter it) with venue, organizer and category names. */

@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import { sendHealth } from './health.js';
 import { sendMetrics, type MetricsSource } from './metrics-route.js';
 import { sendMethodNotAllowed, sendRequestError } from './respond.js';
+import { routeOf } from '../route-table.js';
 
 export interface MetricsServerOptions {
   /** What GET /metrics answers: this process's registry, or (a cluster's primary) the node's. */
@@ -26,11 +27,12 @@ const MAX_CONNECTIONS = 64;
 export function createMetricsServer(options: MetricsServerOptions): Server {
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (path !== '/metrics' && path !== '/health') {
+    const name = routeOf(path)?.name;
+    if (name !== 'metrics' && name !== 'health') {
       return sendRequestError(res, `No route for ${req.method} ${path}. This port answers GET /metrics and /health only.`, 'NOT_FOUND', 404);
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendMethodNotAllowed(res, 'GET, HEAD');
-    if (path === '/health') return sendHealth(res);
+    if (name === 'health') return sendHealth(res);
     return sendMetrics(res, options.logger, options.metrics);
   };
   const server = createServer(

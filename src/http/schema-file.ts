@@ -1,8 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyTag, entityTag, matchesIfNoneMatch } from './caching-headers.js';
 
-export const SCHEMA_FILE_PATH = '/schema.graphql';
-
 /**
  * Spec, transport: "A schema file is published under {base_url}". The text is the SDL the executable
  * schema was built from (one source), served as it is so comments and descriptions survive.

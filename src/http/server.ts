@@ -12,17 +12,18 @@ import { DeprecatedUses } from '../schema/deprecated-uses.js';
 import type { SharedCaches } from './shared-caches.js';
 import { sendHealth, sendReadiness, type Readiness } from './health.js';
 import { sendMetrics, type MetricsSource } from './metrics-route.js';
-import { DEFAULT_EXECUTION_SLOTS, FairExecutions } from './fair-executions.js';
+import { FairExecutions } from './fair-executions.js';
+import { DEFAULT_EXECUTION_SLOTS } from '../config.js';
 import { watchExecutionQueue } from '../telemetry/metrics.js';
 import { prefersHtml } from './negotiate.js';
 import type { PersistedQueryStore } from './persisted-queries.js';
 import { sendMethodNotAllowed, sendRequestError } from './respond.js';
 import { sendSandboxAsset, sendSandboxPage } from './sandbox.js';
 import { handleWidget } from './widget-route.js';
-import { handleIcsFeed, ICS_FEED_PATH, type IcsFeedOptions } from './ics-feed-route.js';
+import { handleIcsFeed, type IcsFeedOptions } from './ics-feed-route.js';
 import { sendDemoPicture } from './demo-pictures.js';
-import { DEMO_PICTURES_PREFIX } from '../demo/demo-picture-path.js';
-import { createSchemaFileHandler, SCHEMA_FILE_PATH } from './schema-file.js';
+import { createSchemaFileHandler } from './schema-file.js';
+import { routeOf, SCHEMA_FILE_PATH } from '../route-table.js';
 import { observeRequests } from '../telemetry/observe-requests.js';
 import type { RequestRecord } from '../telemetry/request-log.js';
 
@@ -70,9 +71,6 @@ export interface HttpServerOptions {
   budgets?: CallerBudgets | undefined;
 }
 
-/** The spec names `/graphQL`; the lower-case spelling is accepted too. */
-const GRAPHQL_PATHS = new Set(['/graphQL', '/graphql']);
-
 /**
  * HTTP: HEAD is allowed wherever GET is (monitors and CDNs use it). Routes answer it as GET; Node
  * leaves out the body of a response to HEAD and keeps its status and headers.
@@ -105,43 +103,51 @@ export function createHttpServer(options: HttpServerOptions): Server {
     const path = url.pathname;
     if (req.method === 'OPTIONS') return answerPreflight(req, res);
 
-    if (GRAPHQL_PATHS.has(path)) {
-      if (isGetOrHead(req) && prefersHtml(req)) return sendSandboxPage(res);
-      if (!isGetOrHead(req) && req.method !== 'POST') return sendMethodNotAllowed(res, 'GET, HEAD, POST, OPTIONS');
-      return handleGraphQL(req, res, url, {
-        getEnveloped: options.getEnveloped,
-        persistedQueries: options.persistedQueries,
-        logger: options.logger,
-        maxBodyBytes: options.maxBodyBytes,
-        executions,
-        executionTimeoutMs,
-        answers,
-        policies,
-        sharedCaches: options.sharedCaches,
-        identity: options.identity,
-        usage: options.usage,
-        deprecations,
-        budgets: options.budgets,
-        record,
-      });
-    }
-    if (path === SCHEMA_FILE_PATH || path === '/health' || path === '/ready' || (path === '/metrics' && metrics) || path.startsWith('/sandbox/')) {
-      if (!isGetOrHead(req)) return sendMethodNotAllowed(res, 'GET, HEAD, OPTIONS');
-      if (path === SCHEMA_FILE_PATH) return sendSchemaFile(req, res);
-      if (path === '/health') return sendHealth(res);
-      if (path === '/metrics' && metrics) return sendMetrics(res, options.logger, metrics);
-      if (path === '/ready') return sendReadiness(res, options.checkReady);
-      if (sendSandboxAsset(req, res, path)) return;
-    }
-    if (path === ICS_FEED_PATH && options.icsFeed) {
-      if (!isGetOrHead(req)) return sendMethodNotAllowed(res, 'GET, HEAD, OPTIONS');
-      return handleIcsFeed(req, res, url, { ...options.icsFeed, answers, sharedCaches: options.sharedCaches, executions, shareOf, budgets: options.budgets, usage: options.usage });
-    }
-    if (path === '/widget' || path.startsWith('/widget/')) {
-      if (handleWidget(req, res, url)) return;
-    }
-    if (path.startsWith(DEMO_PICTURES_PREFIX)) {
-      if (sendDemoPicture(req, res, path)) return;
+    switch (routeOf(path)?.name) {
+      case 'graphql':
+        if (isGetOrHead(req) && prefersHtml(req)) return sendSandboxPage(res);
+        if (!isGetOrHead(req) && req.method !== 'POST') return sendMethodNotAllowed(res, 'GET, HEAD, POST, OPTIONS');
+        return handleGraphQL(req, res, url, {
+          getEnveloped: options.getEnveloped,
+          persistedQueries: options.persistedQueries,
+          logger: options.logger,
+          maxBodyBytes: options.maxBodyBytes,
+          executions,
+          executionTimeoutMs,
+          answers,
+          policies,
+          sharedCaches: options.sharedCaches,
+          identity: options.identity,
+          usage: options.usage,
+          deprecations,
+          budgets: options.budgets,
+          record,
+        });
+      case 'schema':
+        return isGetOrHead(req) ? sendSchemaFile(req, res) : sendMethodNotAllowed(res, 'GET, HEAD, OPTIONS');
+      case 'health':
+        return isGetOrHead(req) ? sendHealth(res) : sendMethodNotAllowed(res, 'GET, HEAD, OPTIONS');
+      case 'ready':
+        return isGetOrHead(req) ? sendReadiness(res, options.checkReady) : sendMethodNotAllowed(res, 'GET, HEAD, OPTIONS');
+      case 'metrics':
+        if (!metrics) break;
+        return isGetOrHead(req) ? sendMetrics(res, options.logger, metrics) : sendMethodNotAllowed(res, 'GET, HEAD, OPTIONS');
+      case 'sandbox':
+        if (!isGetOrHead(req)) return sendMethodNotAllowed(res, 'GET, HEAD, OPTIONS');
+        if (sendSandboxAsset(req, res, path)) return;
+        break;
+      case 'feed':
+        if (!options.icsFeed) break;
+        if (!isGetOrHead(req)) return sendMethodNotAllowed(res, 'GET, HEAD, OPTIONS');
+        return handleIcsFeed(req, res, url, { ...options.icsFeed, answers, sharedCaches: options.sharedCaches, executions, shareOf, budgets: options.budgets, usage: options.usage });
+      case 'widget':
+        if (handleWidget(req, res, url)) return;
+        break;
+      case 'demo_picture':
+        if (sendDemoPicture(req, res, path)) return;
+        break;
+      case undefined:
+        break;
     }
     return notFound(req, res, path);
   };

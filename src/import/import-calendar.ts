@@ -1,6 +1,5 @@
-import { announceDataVersion } from '../read-model/read-model.js';
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/database.js';
+import { sql } from 'kysely';
+import type { DatabaseHandle } from '../db/open-database.js';
 import { nextDataVersion } from '../db/repositories/event-changes.js';
 import { CalendarLoader } from './calendar-loader.js';
 import { calendarParts, type CalendarParts } from './calendar-parts.js';
@@ -13,6 +12,12 @@ export { ImportValidationError } from './import-problems.js';
 
 /** Called after each batch of events is written; `total` when the source knows it ahead. */
 export type ImportProgress = (done: number, total: number | undefined) => void;
+
+/**
+ * Where an import goes: the database, and the announcement of its commit to the read models of this
+ * process that read it (a DatabaseHandle is one).
+ */
+export type ImportTarget = Pick<DatabaseHandle, 'db' | 'committedImports'>;
 
 export interface ImportOptions {
   /** Remove the events the file does not list. @default false */
@@ -33,11 +38,11 @@ export interface StreamedImportOptions {
  * database, retired ids), then writes it in one transaction. Any problem: ImportValidationError,
  * nothing written. A section may be any iterable (the demo calendar's events are generated lazily).
  */
-export function importCalendar(db: Kysely<Database>, input: unknown, options: ImportOptions = {}): Promise<ImportSummary> {
+export function importCalendar(target: ImportTarget, input: unknown, options: ImportOptions = {}): Promise<ImportSummary> {
   const { onProgress } = options;
   // An iterable without a length (none of ours) has its total counted as it goes.
   const progress: ImportProgress | undefined = onProgress && ((done, total) => onProgress(done, total ?? done));
-  return importCalendarParts(db, calendarParts(input), { ...options, onProgress: progress });
+  return importCalendarParts(target, calendarParts(input), { ...options, onProgress: progress });
 }
 
 /**
@@ -49,10 +54,10 @@ export function importCalendar(db: Kysely<Database>, input: unknown, options: Im
  * Imports of one schema run one after another: each takes a transaction-scoped advisory lock
  * first, so that its checks read the database as its writes will find it.
  */
-export async function importCalendarParts(db: Kysely<Database>, parts: CalendarParts, options: StreamedImportOptions = {}): Promise<ImportSummary> {
+export async function importCalendarParts(target: ImportTarget, parts: CalendarParts, options: StreamedImportOptions = {}): Promise<ImportSummary> {
   const replace = options.replace ?? false;
   try {
-    const summary = await db.transaction().execute(async (trx) => {
+    const summary = await target.db.transaction().execute(async (trx) => {
       // An import runs as long as its file needs: the API's statement timeout is for reads.
       await sql`set local statement_timeout = 0`.execute(trx);
       // Per schema: imports into other schemas of the same database (tests, benchmarks) do not wait.
@@ -79,7 +84,7 @@ export async function importCalendarParts(db: Kysely<Database>, parts: CalendarP
       }
     });
     // Read models of this process see the import at once (other processes by NOTIFY or their poll).
-    await announceDataVersion();
+    await target.committedImports.announce();
     return summary;
   } finally {
     forgetImportTimestamps();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BoundedMemo } from '../domain/bounded-memo.js';
 import { parseDateArgument, parseImportTimestamp } from '../domain/oslo-time.js';
 
 /*
@@ -12,35 +13,23 @@ const text = z.string();
 const optionalText = text.nullable().default(null);
 const optionalInt = z.int().nullable().default(null);
 
-// Process-wide (a cache of a pure function, emptied after each import): a dictionary object rather
-// than a Map: V8 internalizes property-key strings, so the many equal timestamp strings of a file
-// compare by pointer after their first lookup (about twice as fast).
-let rememberedTimestamps: Record<string, Date | null> = Object.create(null) as Record<string, Date | null>;
-let rememberedCount = 0;
-// Enough for the timestamps of a large file; `forgetImportTimestamps` empties it after each import.
-const REMEMBERED_TIMESTAMPS = 1_000_000;
-
 /**
- * parseImportTimestamp, remembered: validation reads each timestamp twice and the loader once more,
- * series share their times, and parsing is most of the cost of validating a large file.
- * The returned Date is shared: read it, never mutate it.
+ * The timestamps of the file being imported, read: validation reads each timestamp twice and the
+ * loader once more, series share their times, and parsing is most of the cost of validating a large
+ * file. Enough for the timestamps of a large file; emptied after each import
+ * (`forgetImportTimestamps`), and bounded, so that validating many files without importing them
+ * cannot grow it without limit.
  */
+const importTimestamps = new BoundedMemo<string, Date | null>(1_000_000, { textKeys: true });
+
+/** parseImportTimestamp, remembered. The returned Date is shared: read it, never mutate it. */
 export function readImportTimestamp(value: string): Date | null {
-  let instant = rememberedTimestamps[value];
-  if (instant === undefined) {
-    // Bounded, so that validating many files without importing them cannot grow it without limit.
-    if (rememberedCount >= REMEMBERED_TIMESTAMPS) forgetImportTimestamps();
-    instant = parseImportTimestamp(value);
-    rememberedTimestamps[value] = instant;
-    rememberedCount++;
-  }
-  return instant;
+  return importTimestamps.remember(value, parseImportTimestamp);
 }
 
 /** Releases what readImportTimestamp remembers (the importer calls it when a file is done). */
 export function forgetImportTimestamps(): void {
-  rememberedTimestamps = Object.create(null) as Record<string, Date | null>;
-  rememberedCount = 0;
+  importTimestamps.clear();
 }
 
 /** ISO 8601 / RFC 3339 with an explicit offset, or the service's own `YYYY-MM-DD HH:mm:ss+01:00`. */

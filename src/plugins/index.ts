@@ -8,7 +8,7 @@ import type { Database } from '../db/database.js';
 import { DatabaseHealth } from '../db/database-health.js';
 import type { Logger } from '../logger.js';
 import { activeTracing } from '../telemetry/tracing.js';
-import { ReadModel } from '../read-model/read-model.js';
+import type { ReadModel } from '../read-model/read-model.js';
 import type { GetEnveloped } from './get-enveloped.js';
 import { useApiKey } from './use-api-key.js';
 import { useBudgets } from './use-budgets.js';
@@ -19,13 +19,14 @@ import { useLoggedMaskedErrors } from './use-logged-masked-errors.js';
 import { useQueryLimits, type QueryLimitsOptions } from './use-query-limits.js';
 import { useReadOnlyOperations } from './use-read-only-operations.js';
 import { useStringInputRules } from './use-string-input-rules.js';
+import { useTracing } from './use-tracing.js';
 import { useValidationPerDocument } from './use-validation-per-document.js';
 
 export interface PluginOptions {
   schema: GraphQLSchema;
   db: Kysely<Database>;
-  /** The calendar's read model. @default one of its own, started at once (tests) */
-  readModel?: ReadModel | undefined;
+  /** The calendar's read model, started and closed by whoever made it (the pipeline only reads it). */
+  readModel: ReadModel;
   /** Where database outages are reported (logged once per episode). @default a health of its own */
   databaseHealth?: DatabaseHealth | undefined;
   logger: Logger;
@@ -46,11 +47,11 @@ export interface PluginOptions {
 /** The Envelop pipeline around our executor. Order matters where noted. */
 export function createEnveloped(options: PluginOptions): GetEnveloped {
   const databaseHealth = options.databaseHealth ?? new DatabaseHealth(options.logger);
-  const readModel = options.readModel ?? startedReadModel(options);
+  const tracing = activeTracing();
   const plugins: (Plugin | false | undefined)[] = [
     // First: its instrumentation is then the outermost, so each span covers the whole phase, every
     // other plugin's hooks included. Present only when tracing was started (OTEL_* settings).
-    activeTracing()?.envelopPlugin(),
+    tracing && useTracing({ tracer: tracing.tracer }),
     // Envelop 5 needs the engine before the schema.
     useEngine({ parse: graphql.parse, validate: graphql.validate, execute: graphql.execute, subscribe: graphql.subscribe, specifiedRules: graphql.specifiedRules }),
     useSchema(options.schema),
@@ -67,7 +68,7 @@ export function createEnveloped(options: PluginOptions): GetEnveloped {
     // After the checks of input (refused input is never charged), before any other onExecute hook:
     // a request over its caller's budget stops here, nothing executed.
     useBudgets(),
-    useCalendarContext({ db: options.db, readModel, clock: options.clock, eventLinkBase: options.eventLinkBase, publicBaseUrl: options.publicBaseUrl }),
+    useCalendarContext({ db: options.db, readModel: options.readModel, clock: options.clock, eventLinkBase: options.eventLinkBase, publicBaseUrl: options.publicBaseUrl }),
     // Replaces graphql-js's execute with compiled queries (docs/transport.md has the measurement).
     options.jit === false
       ? undefined
@@ -80,11 +81,4 @@ export function createEnveloped(options: PluginOptions): GetEnveloped {
     useApiKey(),
   ];
   return envelop({ plugins: plugins.filter((p): p is Plugin => Boolean(p)) });
-}
-
-/** A read model of the pipeline's own, for callers that run operations without the service (tests, benchmarks). */
-function startedReadModel(options: PluginOptions): ReadModel {
-  const model = new ReadModel({ db: options.db, clock: options.clock ?? (() => new Date()), logger: options.logger });
-  void model.start();
-  return model;
 }

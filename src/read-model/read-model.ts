@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { CommittedImports } from '../db/committed-imports.js';
 import type { ListenForDataVersions } from '../db/data-version-listener.js';
 import type { Database } from '../db/database.js';
 import { newerDataVersion as newer, readDataVersion } from '../db/repositories/calendar-state.js';
@@ -15,6 +16,11 @@ export interface ReadModelOptions {
   logger: Logger;
   /** PostgreSQL LISTEN on the importer's notices; absent on the embedded database (polling alone). */
   listen?: ListenForDataVersions | undefined;
+  /**
+   * Imports committed in this process to the database read: requests wait for each one's version from
+   * then on (the importer's caller sees its own import at once). @default none (LISTEN and the poll alone)
+   */
+  committedImports?: CommittedImports | undefined;
   /** The backstop: how often the current version is read. @default 1000 */
   pollIntervalMs?: number | undefined;
   /**
@@ -25,25 +31,10 @@ export interface ReadModelOptions {
 }
 
 /**
- * Process-wide: every read model of this process, told directly when an import commits here (see
- * announceDataVersion). An import run in a process is a fact of that process, whichever database
- * handle ran it; read models of other databases find their version unchanged and do nothing.
- */
-const readModelsOfThisProcess = new Set<ReadModel>();
-
-/**
- * An import has committed in this process: every read model here reads its database's version, and
- * requests wait for a newer one from now on (the importer's caller expects to see its own import at
- * once, not within the next poll). Read models of other databases find their version unchanged.
- */
-export async function announceDataVersion(): Promise<void> {
-  await Promise.all([...readModelsOfThisProcess].map((model) => model.catchUp()));
-}
-
-/**
  * The calendar's data version, watched, and the snapshot of it that requests read (one data
  * version in one place). A newer version is noticed by LISTEN (PostgreSQL), by a poll every
- * second (both databases, and after a lost notice connection), or in process from the importer.
+ * second (both databases, and after a lost notice connection), or in process from the importer
+ * (ReadModelOptions.committedImports).
  * It is built in the background while requests keep reading the previous snapshot, then swapped
  * in at once; the old one is released when its last request is done.
  */
@@ -60,6 +51,7 @@ export class ReadModel {
   private building: Promise<CalendarSnapshot> | null = null;
   private poller: NodeJS.Timeout | undefined;
   private stopListening: (() => Promise<void>) | undefined;
+  private readonly unsubscribeImports: (() => void) | undefined;
   private closed = false;
   private readonly versionListeners: ((version: string) => void)[] = [];
   private readonly db: Kysely<Database>;
@@ -74,7 +66,7 @@ export class ReadModel {
   constructor(private readonly options: ReadModelOptions) {
     this.db = options.db;
     this.logger = options.logger;
-    readModelsOfThisProcess.add(this);
+    this.unsubscribeImports = options.committedImports?.subscribe(() => this.catchUp());
   }
 
   /**
@@ -252,7 +244,7 @@ export class ReadModel {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.poller);
-    readModelsOfThisProcess.delete(this);
+    this.unsubscribeImports?.();
     await this.stopListening?.();
     await this.building?.catch(() => undefined);
   }

@@ -2,6 +2,7 @@ import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { CalendarSnapshot } from './calendar-snapshot.js';
 import { readAtSnapshotVersion } from './read-at-version.js';
+import { BoundedMemo } from '../domain/bounded-memo.js';
 
 /** The cache key of "every column" (a column list is never empty: it holds at least the id). */
 const EVERY_COLUMN = '*';
@@ -16,11 +17,11 @@ const EVERY_COLUMN = '*';
  *
  * A statement is built with Kysely (type-checked against the schema) once per database and column
  * set (a handful of sets in practice: one per distinct selection of fields), then only given new
- * parameters: its text never changes and nothing is compiled per request. Bounded anyway: emptied
- * at once when full.
+ * parameters: its text never changes and nothing is compiled per request. Bounded anyway (a
+ * BoundedMemo): the column sets are the callers' choice.
  */
 export class RecordStatements<Column extends string, Row extends { version: string | number | null }> {
-  private readonly byDatabase = new WeakMap<Kysely<Database>, Map<string, CompiledQuery<Row>>>();
+  private readonly byDatabase = new WeakMap<Kysely<Database>, BoundedMemo<string, CompiledQuery<Row>>>();
 
   constructor(
     /** The statement reading `columns` (null: every column) of the records whose ids are its one parameter. */
@@ -49,13 +50,7 @@ export class RecordStatements<Column extends string, Row extends { version: stri
 
   private statement(db: Kysely<Database>, columns: readonly Column[] | null, key: string): CompiledQuery<Row> {
     let statements = this.byDatabase.get(db);
-    if (!statements) this.byDatabase.set(db, (statements = new Map<string, CompiledQuery<Row>>()));
-    let statement = statements.get(key);
-    if (!statement) {
-      statement = this.build(db, columns).compile();
-      if (statements.size >= this.max) statements.clear();
-      statements.set(key, statement);
-    }
-    return statement;
+    if (!statements) this.byDatabase.set(db, (statements = new BoundedMemo<string, CompiledQuery<Row>>(this.max)));
+    return statements.remember(key, () => this.build(db, columns).compile());
   }
 }

@@ -1,5 +1,5 @@
 import { Kind, parse, type DocumentNode } from 'graphql';
-import { loadPersistedDocuments } from '../http/persisted-queries.js';
+import { loadPersistedDocuments } from '../trusted-documents.js';
 
 /** The label of a GraphQL request whose document names no operation (or that never got as far as one). */
 export const ANONYMOUS_OPERATION = '(anonymous)';

@@ -32,8 +32,8 @@ import {
   DB_SYSTEM_NAME_VALUE_POSTGRESQL,
 } from '@opentelemetry/semantic-conventions';
 import type { LogEvent } from 'kysely';
-import { useTracing } from '../plugins/use-tracing.js';
 import type { RequestRecord } from './request-log.js';
+import { pathOf, routeOf } from '../route-table.js';
 import type { StartTracingOptions, Tracing, TracingSettings } from './tracing-contract.js';
 
 /** Ours: the request id of the access log line (X-Request-Id). */
@@ -48,15 +48,6 @@ export const SERVICE_NAME = 'event-calendar-api';
 const PROBLEM_LOG_INTERVAL_MS = 60_000;
 /** How long shutdown waits for the last spans to reach the collector. */
 const SHUTDOWN_FLUSH_MS = 3000;
-
-/** Fixed routes get their path as the span name; anything else only its method (bounded names). */
-const ROUTES = new Set(['/graphQL', '/graphql', '/schema.graphql', '/health', '/ready', '/widget']);
-function routeOf(path: string): string | undefined {
-  if (ROUTES.has(path)) return path;
-  if (path.startsWith('/sandbox/')) return '/sandbox/{asset}';
-  if (path.startsWith('/widget/')) return '/widget/{asset}';
-  return undefined;
-}
 
 /** OTEL_TRACES_SAMPLER and _ARG, as the specification defines them (the SDK no longer reads them). */
 function samplerFrom(settings: TracingSettings): Sampler {
@@ -121,8 +112,9 @@ export function createTracing(settings: TracingSettings, options: StartTracingOp
   return {
     traceRequest(req: IncomingMessage, res: ServerResponse, record: RequestRecord, handle: () => Promise<void>): Promise<void> {
       const method = req.method ?? 'GET';
-      const path = (req.url ?? '/').split('?', 1)[0]!;
-      const route = routeOf(path);
+      const path = pathOf(req.url);
+      // A route's template names the span (src/route-table.ts); any other path only its method (bounded names).
+      const route = routeOf(path)?.template;
       const attributes: Attributes = {
         [ATTR_HTTP_REQUEST_METHOD]: method,
         [ATTR_URL_PATH]: path,
@@ -147,7 +139,7 @@ export function createTracing(settings: TracingSettings, options: StartTracingOp
       return context.with(trace.setSpan(parent, span), handle);
     },
 
-    envelopPlugin: () => useTracing({ tracer }),
+    tracer,
 
     statementLog(database) {
       const base: Attributes = {

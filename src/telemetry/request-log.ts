@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
+import { pathOf, routeOf } from '../route-table.js';
 
 /** What the access log line says about one request, filled in while it is answered. */
 export interface RequestRecord {
@@ -18,9 +19,6 @@ export interface RequestRecord {
  * rather than echoed, so a header cannot smuggle text into our logs or responses.
  */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._~:;@/+=,-]{1,128}$/;
-
-/** Orchestrators and Prometheus poll these every few seconds: logged at `debug` so they do not drown the requests. */
-const PROBE_PATHS = new Set(['/health', '/ready', '/metrics']);
 
 /** Paths are cut in the log past this length (a 16 KB URL is still one readable line). */
 const MAX_LOGGED_PATH = 256;
@@ -54,9 +52,10 @@ export function requestLogWriter(logger: Logger): (req: IncomingMessage, res: Se
   return (req, res, record, started) => {
     // Probes are logged at debug, the rest at info: with info off, so is debug.
     if (!logger.isLevelEnabled('info')) return;
-    const rawPath = (req.url ?? '/').split('?', 1)[0]!;
+    const rawPath = pathOf(req.url);
     const path = rawPath.length > MAX_LOGGED_PATH ? `${rawPath.slice(0, MAX_LOGGED_PATH)}…` : rawPath;
-    const level = PROBE_PATHS.has(path) ? 'debug' : 'info';
+    // Probes (orchestrators', Prometheus') at debug: src/route-table.ts says which routes are.
+    const level = routeOf(rawPath)?.probe ? 'debug' : 'info';
     if (!logger.isLevelEnabled(level)) return;
     const finished = res.writableFinished;
     logger[level](

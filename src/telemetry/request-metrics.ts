@@ -2,19 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { observeRequest } from './metrics.js';
 import { createOperationLabeler } from './operation-label.js';
 import type { RequestRecord } from './request-log.js';
-
-/**
- * The route label: a fixed set, never the path itself (paths are caller-chosen, and a 404 scan
- * would add a series per probe).
- */
-function routeOf(path: string): string {
-  if (path === '/graphQL' || path === '/graphql') return 'graphql';
-  if (path === '/health' || path === '/ready' || path === '/metrics') return path.slice(1);
-  if (path === '/schema.graphql') return 'schema';
-  if (path.startsWith('/sandbox/')) return 'sandbox';
-  if (path === '/widget' || path.startsWith('/widget/')) return 'widget';
-  return 'other';
-}
+import { pathOf, routeOf } from '../route-table.js';
 
 /**
  * Counts a request and its duration when its response is done (or the connection closed first: no
@@ -24,7 +12,8 @@ function routeOf(path: string): string {
 export function requestMetricsWriter(): (req: IncomingMessage, res: ServerResponse, record: RequestRecord, started: number) => void {
   const operationLabel = createOperationLabeler();
   return (req, res, record, started) => {
-    const route = routeOf((req.url ?? '/').split('?', 1)[0]!);
+    // A fixed set (src/route-table.ts), never the path: paths are caller-chosen, and a 404 scan would add a series per probe.
+    const route = routeOf(pathOf(req.url))?.name ?? 'other';
     const status = res.headersSent ? String(res.statusCode) : 'aborted';
     const operation = route === 'graphql' ? operationLabel(record.operationName) : '';
     observeRequest({ route, operation, status }, (performance.now() - started) / 1000);

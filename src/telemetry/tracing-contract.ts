@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Plugin } from '@envelop/core';
 import type { LogEvent } from 'kysely';
+import type { Tracer } from '@opentelemetry/api';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -13,8 +13,8 @@ import type { RequestRecord } from './request-log.js';
 export interface Tracing {
   /** Runs `handle` inside the request's SERVER span (continuing a W3C `traceparent` the caller sent). */
   traceRequest(req: IncomingMessage, res: ServerResponse, record: RequestRecord, handle: () => Promise<void>): Promise<void>;
-  /** Spans for GraphQL parse, validate and execute (named after the operation). */
-  envelopPlugin(): Plugin;
+  /** The service's tracer: the Envelop pipeline's spans for parse, validate and execute (plugins/use-tracing.ts) are made with it. */
+  tracer: Tracer;
   /** Kysely's `log` hook: one CLIENT span per SQL statement, child of whatever span runs it. */
   statementLog(database: { driver: 'postgres' | 'pglite'; schema: string; url?: string | undefined }): (event: LogEvent) => void;
   /** Sends the spans still buffered and stops. */

@@ -91,7 +91,7 @@ describe(`changes: a mirror kept by change sync (${databaseLabel})`, () => {
   });
 
   it('an import that writes nothing new lists nothing', async () => {
-    await importCalendar(server.database.db, calendarWith(baseEvents()));
+    await importCalendar(server.database, calendarWith(baseEvents()));
     const result = await sync(mirror, cursor);
     expect(result.pages).toEqual([{ changed: [], removedIds: [], cursor: result.cursor, hasMore: false }]);
     cursor = result.cursor;
@@ -102,7 +102,7 @@ describe(`changes: a mirror kept by change sync (${databaseLabel})`, () => {
       .filter((e) => e.id !== 'E-05')
       .map((e) => (e.id === 'E-03' ? { ...e, title_nb: 'Ny tittel' } : e.id === 'E-07' ? { ...e, publishingDate: at(24 * 30) } : e));
     events.push(event('E-NEW', [{ start: at(10), end: at(11) }]));
-    await importCalendar(server.database.db, calendarWith(events), { replace: true });
+    await importCalendar(server.database, calendarWith(events), { replace: true });
     const result = await sync(mirror, cursor);
     cursor = result.cursor;
     const changed = result.pages.flatMap((p) => p.changed.map((e) => e.id)).sort();
@@ -113,7 +113,7 @@ describe(`changes: a mirror kept by change sync (${databaseLabel})`, () => {
   });
 
   it('follows a venue renamed by a file that does not list its events', async () => {
-    await importCalendar(server.database.db, { venues: [venue('V-TWO', 'Lille Scene (ny sal)')] });
+    await importCalendar(server.database, { venues: [venue('V-TWO', 'Lille Scene (ny sal)')] });
     const result = await sync(mirror, cursor);
     cursor = result.cursor;
     expect(result.pages.flatMap((p) => p.changed.map((e) => e.id))).toEqual(['E-AT-TWO']);
@@ -145,12 +145,12 @@ describe(`changes: a mirror kept by change sync (${databaseLabel})`, () => {
       baseEvents()
         .filter((e) => e.id !== 'E-05')
         .map((e) => ({ ...e, title_nb: `${e.title_nb} ${suffix}` }));
-    await importCalendar(server.database.db, calendarWith(renamed('A')), { replace: true });
+    await importCalendar(server.database, calendarWith(renamed('A')), { replace: true });
     const first = await changesPage(cursor, 5);
     expect(first.hasMore).toBe(true);
     for (const e of first.changed) mirror.set(e.id, e);
     for (const id of first.removedIds) mirror.delete(id);
-    await importCalendar(server.database.db, calendarWith([...renamed('B').filter((e) => e.id !== 'E-10'), event('E-MID', [{ start: at(100), end: at(101) }])]), {
+    await importCalendar(server.database, calendarWith([...renamed('B').filter((e) => e.id !== 'E-10'), event('E-MID', [{ start: at(100), end: at(101) }])]), {
       replace: true,
     });
     now = new Date(NOW.getTime() + 52 * HOUR);
@@ -165,7 +165,7 @@ describe(`changes: a mirror kept by change sync (${databaseLabel})`, () => {
 
   it('walks ids beyond U+FFFF in the byte order of the database, each once, a page of one at a time', async () => {
     const odd = ['E-\uE000', 'E-\uFFFD', 'E-𝄞', 'E-😀', 'E-😀x'];
-    await importCalendar(server.database.db, calendarWith(odd.map((id, i) => event(id, [{ start: at(200 + i), end: at(201 + i) }], { slug: `e-odd-${i}` }))));
+    await importCalendar(server.database, calendarWith(odd.map((id, i) => event(id, [{ start: at(200 + i), end: at(201 + i) }], { slug: `e-odd-${i}` }))));
     const result = await sync(mirror, cursor, 1);
     cursor = result.cursor;
     // UTF-8 byte order (collate "C"); JavaScript's `<` would put the two emoji before U+E000.

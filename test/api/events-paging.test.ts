@@ -3,7 +3,7 @@ import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import type { CalendarFileInput } from '../../src/import/import-format.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
-import { createGraphQLRunner, type RunOperation } from '../support/graphql-runner.js';
+import { createGraphQLRunner, type GraphQLRunner } from '../support/graphql-runner.js';
 
 /**
  * Pages are read in index order (dates running at `from` first, then later starts walked in order)
@@ -66,15 +66,18 @@ function pagingCalendar(): CalendarFileInput {
 }
 
 let database: DatabaseHandle;
-let run: RunOperation;
+let run: GraphQLRunner;
 let clock = NOW;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await importCalendar(database.db, pagingCalendar());
-  run = createGraphQLRunner(database.db, () => clock);
+  await importCalendar(database, pagingCalendar());
+  run = createGraphQLRunner(database, () => clock);
 });
-afterAll(async () => database?.close());
+afterAll(async () => {
+  await run?.close();
+  await database?.close();
+});
 
 interface Page {
   totalCount: number;
@@ -169,7 +172,7 @@ describe(`events (${databaseLabel}): totals and facets kept per filter`, () => {
   it('follows an import at once, whatever was computed before it', async () => {
     clock = NOW;
     const before = await total({ tag: 'kept' });
-    await importCalendar(database.db, { events: [{ id: 'T-NEW', slug: 't-new', title_nb: 'Ny', tags: ['kept'], dates: [{ start: at(5) }] }] });
+    await importCalendar(database, { events: [{ id: 'T-NEW', slug: 't-new', title_nb: 'Ny', tags: ['kept'], dates: [{ start: at(5) }] }] });
     expect(await total({ tag: 'kept' })).toBe(before + 1);
   });
 
@@ -219,12 +222,12 @@ describe(`events (${databaseLabel}): totals and facets kept per filter`, () => {
       };
     };
     const hall = { id: 'V-HALL', slug: 'v-hall', name: 'Gamle hall' };
-    await importCalendar(database.db, {
+    await importCalendar(database, {
       venues: [hall],
       events: [{ id: 'T-HALL', slug: 't-hall', title_nb: 'I hallen', organizers: ['ORG-MUSEUM'], dates: [{ start: at(6), venue: 'V-HALL' }] }],
     });
     expect(await names()).toEqual({ venue: 'Gamle hall', organizer: 'Museet', facet: 'Gamle hall', byId: 'Gamle hall', category: 'Kunst' });
-    await importCalendar(database.db, {
+    await importCalendar(database, {
       categories: [{ id: 'ART', name_nb: 'Billedkunst', name_en: 'Art', slug_nb: 'kunst', slug_en: 'art' }],
       venues: [{ ...hall, name: 'Nye hallen' }],
       organizers: [{ id: 'ORG-MUSEUM', slug: 'museet', name: 'Kunstmuseet' }],

@@ -2,18 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
-import { createGraphQLRunner, type RunOperation } from '../support/graphql-runner.js';
+import { createGraphQLRunner, type GraphQLRunner } from '../support/graphql-runner.js';
 import { NOW, rulesCalendar } from './fixtures/rules-calendar.js';
 
 let database: DatabaseHandle;
-let run: RunOperation;
+let run: GraphQLRunner;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await importCalendar(database.db, rulesCalendar);
-  run = createGraphQLRunner(database.db, () => NOW);
+  await importCalendar(database, rulesCalendar);
+  run = createGraphQLRunner(database, () => NOW);
 });
-afterAll(async () => database?.close());
+afterAll(async () => {
+  await run?.close();
+  await database?.close();
+});
 
 interface Node {
   id: string;
@@ -334,7 +337,7 @@ describe(`events (${databaseLabel}): prices and links`, () => {
 
 describe(`events (${databaseLabel}): retired categories`, () => {
   it('returns an empty result without error for a retired id and migrates its events', async () => {
-    await importCalendar(database.db, { retiredCategories: [{ id: 'OLD_TALKS', replacedBy: ['THEATER'] }] });
+    await importCalendar(database, { retiredCategories: [{ id: 'OLD_TALKS', replacedBy: ['THEATER'] }] });
     expect(ids(await page({ categories: ['OLD_TALKS'] }))).toEqual([]);
     expect(ids(await page({ categories: ['THEATER'] }))).toEqual(['E-WEEKLY', 'E-PROGRAMME']);
     const categories = await run('{ categories { id visible } }');

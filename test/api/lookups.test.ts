@@ -1,20 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { KyselyPlugin } from 'kysely';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
-import { createGraphQLRunner, type RunOperation } from '../support/graphql-runner.js';
+import { createGraphQLRunner, type GraphQLRunner } from '../support/graphql-runner.js';
 import { NOW, searchCalendar } from './fixtures/search-calendar.js';
 
 let database: DatabaseHandle;
-let run: RunOperation;
+let run: GraphQLRunner;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await importCalendar(database.db, searchCalendar);
-  run = createGraphQLRunner(database.db, () => NOW);
+  await importCalendar(database, searchCalendar);
+  run = createGraphQLRunner(database, () => NOW);
 });
-afterAll(async () => database?.close());
+afterAll(async () => {
+  await run?.close();
+  await database?.close();
+});
 
 async function data<T>(query: string, variables?: Record<string, unknown>): Promise<T> {
   const result = await run(query, variables);
@@ -130,7 +133,7 @@ describe(`batching (${databaseLabel})`, () => {
         ],
       })),
     };
-    await importCalendar(database.db, many);
+    await importCalendar(database, many);
     let queries = 0;
     const counter: KyselyPlugin = {
       transformQuery: (args) => args.node,
@@ -154,7 +157,8 @@ describe(`batching (${databaseLabel})`, () => {
       expect((result.data as { events: { data: unknown[] } }).events.data).toHaveLength(size);
       return queries;
     };
-    const service = createGraphQLRunner(counting, () => NOW);
+    const service = createGraphQLRunner({ ...database, db: counting }, () => NOW);
+    onTestFinished(() => service.close());
     // The first request waits for the read model (a few statements, once per data version).
     await countFor(service, 5);
     // No N+1, and nothing per filter: the page, its total and facets come from the read model, and

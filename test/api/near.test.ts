@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
-import { createGraphQLRunner, type RunOperation } from '../support/graphql-runner.js';
+import { createGraphQLRunner, type GraphQLRunner } from '../support/graphql-runner.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 
 /*
@@ -73,14 +73,17 @@ function referenceKm(a: { latitude: number; longitude: number }, b: { latitude: 
 const locationOf = (venueId: string) => VENUES.find((v) => v.id === venueId)!.location!;
 
 let database: DatabaseHandle;
-let run: RunOperation;
+let run: GraphQLRunner;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await importCalendar(database.db, calendar);
-  run = createGraphQLRunner(database.db, () => NOW);
+  await importCalendar(database, calendar);
+  run = createGraphQLRunner(database, () => NOW);
 });
-afterAll(async () => database?.close());
+afterAll(async () => {
+  await run?.close();
+  await database?.close();
+});
 
 const PAGE = `query ($filter: Filter) {
   events(filter: $filter, pageSize: 100) {

@@ -3,18 +3,21 @@ import { sql } from 'kysely';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
-import { createGraphQLRunner, type RunOperation } from '../support/graphql-runner.js';
+import { createGraphQLRunner, type GraphQLRunner } from '../support/graphql-runner.js';
 import { NOW, searchCalendar } from './fixtures/search-calendar.js';
 
 let database: DatabaseHandle;
-let run: RunOperation;
+let run: GraphQLRunner;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await importCalendar(database.db, searchCalendar);
-  run = createGraphQLRunner(database.db, () => NOW);
+  await importCalendar(database, searchCalendar);
+  run = createGraphQLRunner(database, () => NOW);
 });
-afterAll(async () => database?.close());
+afterAll(async () => {
+  await run?.close();
+  await database?.close();
+});
 
 async function search(searchTerm: string, filter: Record<string, unknown> = {}): Promise<string[]> {
   const result = await run('query ($filter: Filter) { events(filter: $filter, pageSize: 100) { data { id } } }', {
@@ -96,7 +99,7 @@ describe(`searchTerm (${databaseLabel}): the term is data`, () => {
 describe(`searchTerm (${databaseLabel}): later imports`, () => {
   it('finds words of events imported later (the dictionary follows each import)', async () => {
     expect(await search('trekkspiltreff')).toEqual([]);
-    await importCalendar(database.db, {
+    await importCalendar(database, {
       events: [
         {
           id: 'S-LATER',

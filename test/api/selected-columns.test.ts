@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { buildExecutableSchema } from '../../src/schema/executable-schema.js';
-import { createGraphQLRunner, type RunOperation } from '../support/graphql-runner.js';
+import { createGraphQLRunner, type GraphQLRunner } from '../support/graphql-runner.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 import { NOW, rulesCalendar } from './fixtures/rules-calendar.js';
 
@@ -16,14 +16,17 @@ import { NOW, rulesCalendar } from './fixtures/rules-calendar.js';
  */
 
 let database: DatabaseHandle;
-let run: RunOperation;
+let run: GraphQLRunner;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await importCalendar(database.db, rulesCalendar);
-  run = createGraphQLRunner(database.db, () => NOW);
+  await importCalendar(database, rulesCalendar);
+  run = createGraphQLRunner(database, () => NOW);
 });
-afterAll(async () => database?.close());
+afterAll(async () => {
+  await run?.close();
+  await database?.close();
+});
 
 /** Sub-selections of the Event fields that are objects: every field of each, nested ones included. */
 const SUBSELECTIONS: Record<string, string> = {

@@ -4,10 +4,11 @@ import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { createLogger } from '../../src/logger.js';
 import { createEnveloped } from '../../src/plugins/index.js';
+import { ReadModel } from '../../src/read-model/read-model.js';
 import type { GetEnveloped } from '../../src/plugins/get-enveloped.js';
 import { buildExecutableSchema } from '../../src/schema/executable-schema.js';
 import type { GraphQLContext } from '../../src/schema/context.js';
-import { createGraphQLRunner, type RunOperation } from '../support/graphql-runner.js';
+import { createGraphQLRunner, type GraphQLRunner } from '../support/graphql-runner.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 
 /*
@@ -55,15 +56,18 @@ const calendar = {
 };
 
 let database: DatabaseHandle;
-let run: RunOperation;
+let run: GraphQLRunner;
 let clock = WEDNESDAY_NOON;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await importCalendar(database.db, calendar);
-  run = createGraphQLRunner(database.db, () => clock);
+  await importCalendar(database, calendar);
+  run = createGraphQLRunner(database, () => clock);
 });
-afterAll(async () => database?.close());
+afterAll(async () => {
+  await run?.close();
+  await database?.close();
+});
 
 const PAGE = `query ($filter: Filter) { events(filter: $filter, pageSize: 100) { totalCount data { id startDate } } }`;
 
@@ -145,13 +149,20 @@ describe(`events filter (${databaseLabel}): when`, () => {
 describe(`events filter (${databaseLabel}): when bounds the response's freshness`, () => {
   let pipelineNow = WEDNESDAY_NOON;
   let getEnveloped: GetEnveloped | undefined;
+  let readModel: ReadModel | undefined;
+  afterAll(async () => readModel?.close());
 
   /** Executes through the service's pipeline and returns the context's `freshUntil` afterwards. */
   async function freshUntilAfter(query: string, variables: Record<string, unknown>, now: Date): Promise<Date | null> {
     pipelineNow = now;
+    if (!readModel) {
+      readModel = new ReadModel({ db: database.db, clock: () => pipelineNow, logger: createLogger('silent'), committedImports: database.committedImports });
+      await readModel.start();
+    }
     getEnveloped ??= createEnveloped({
       schema: buildExecutableSchema(),
       db: database.db,
+      readModel,
       logger: createLogger('silent'),
       clock: () => pipelineNow,
       eventLinkBase: 'https://kalender.example.no/arrangement',

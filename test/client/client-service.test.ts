@@ -26,7 +26,7 @@ function recordingFetch() {
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await importCalendar(database.db, widgetCalendar);
+  await importCalendar(database, widgetCalendar);
   service = await startService(readConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }), { database, seedWhenEmpty: false, clock: () => NOW });
 });
 

@@ -46,7 +46,7 @@ describe('client: syncChanges', () => {
     expect(mirror.get('E-03')).toMatchObject({ title_nb: 'Tittel E-03', eventLink: expect.stringContaining('e-03') });
 
     const events = [...baseEvents().filter((e) => e.id !== 'E-04'), event('E-ADDED', [{ start: at(12), end: at(13) }])];
-    await importCalendar(server.database.db, calendarWith(events), { replace: true });
+    await importCalendar(server.database, calendarWith(events), { replace: true });
     const next = await syncChanges(client, { ...options, since: first.cursor, pageSize: 4 });
     expect(next).toMatchObject({ full: false, pages: 1 });
     expect(mirror.has('E-04')).toBe(false);

@@ -30,7 +30,7 @@ beforeAll(async () => {
   if (!browserTests.run) return;
   browser = await launchChromium();
   database = await createTestDatabase();
-  await importCalendar(database.db, widgetCalendar);
+  await importCalendar(database, widgetCalendar);
   service = await startService(readConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', PUBLIC_SITE_URL: `${SITE}/arrangement` }), {
     database,
     seedWhenEmpty: false,

@@ -193,18 +193,18 @@ describe(`the demo calendar in the database (${databaseLabel})`, () => {
   });
 
   it('imports without a problem, every reference resolving', async () => {
-    const summary = await importCalendar(handle.db, demo);
+    const summary = await importCalendar(handle, demo);
     expect(summary.events).toBe(500);
     expect(summary.categories).toBe(22);
     expect(summary.occurrences).toBe((demo.events ?? []).reduce((n, e) => n + e.dates.length, 0));
   });
 
   it('seeds the 2000 startup events into a database without events, and never over one that has some', async () => {
-    await importCalendar(handle.db, { events: [] }, { replace: true });
-    const summary = await seedDemoCalendarIfEmpty(handle.db, { events: 2000, today: TODAY });
+    await importCalendar(handle, { events: [] }, { replace: true });
+    const summary = await seedDemoCalendarIfEmpty(handle, { events: 2000, today: TODAY });
     expect(summary?.events).toBe(2000);
     const count = await handle.db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(2000);
-    expect(await seedDemoCalendarIfEmpty(handle.db, { events: 2000, today: TODAY })).toBeNull();
+    expect(await seedDemoCalendarIfEmpty(handle, { events: 2000, today: TODAY })).toBeNull();
   });
 });

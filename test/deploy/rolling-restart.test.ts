@@ -24,7 +24,7 @@ describe.skipIf(unavailable)('a rolling restart of two nodes behind the shipped 
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    await importCalendar(database.db, rehearsalCalendar());
+    await importCalendar(database, rehearsalCalendar());
     const env: Record<string, string> = {
       DATABASE_URL: databaseUrl!,
       DATABASE_SCHEMA: database.schema,

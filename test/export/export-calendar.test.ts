@@ -5,7 +5,7 @@ import type { Database } from '../../src/db/database.js';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { generateDemoCalendar } from '../../src/demo/demo-calendar.js';
 import { exportCalendar, exportTimestamp, type ExportOptions } from '../../src/export/export-calendar.js';
-import { importCalendar } from '../../src/import/import-calendar.js';
+import { importCalendar, type ImportTarget } from '../../src/import/import-calendar.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 
 /**
@@ -173,20 +173,20 @@ afterEach(async () => {
 });
 
 /** The first calendar, then OLD_TALKS retired into TALKS, then TALKS into DEBATE: a chain. */
-async function loadFixture(db: Kysely<Database>): Promise<void> {
-  await importCalendar(db, calendar);
-  await importCalendar(db, { retiredCategories: [{ id: 'OLD_TALKS', replacedBy: ['TALKS'] }] });
-  await importCalendar(db, { retiredCategories: [{ id: 'TALKS', replacedBy: ['DEBATE', 'CONCERT'] }] });
+async function loadFixture(target: ImportTarget): Promise<void> {
+  await importCalendar(target, calendar);
+  await importCalendar(target, { retiredCategories: [{ id: 'OLD_TALKS', replacedBy: ['TALKS'] }] });
+  await importCalendar(target, { retiredCategories: [{ id: 'TALKS', replacedBy: ['DEBATE', 'CONCERT'] }] });
 }
 
 describe(`calendar export (${databaseLabel})`, { timeout: 120_000 }, () => {
   it('round-trips: export, import into an empty database, export again gives the same bytes', async () => {
     const source = await database();
-    await loadFixture(source.db);
+    await loadFixture(source);
     const first = await exportText(source.db);
 
     const target = await database();
-    await importCalendar(target.db, JSON.parse(first));
+    await importCalendar(target, JSON.parse(first));
     const second = await exportText(target.db);
     expect(second).toBe(first);
     // Both databases hold the same calendar. Keys are not exported; a chain of retirements
@@ -203,18 +203,20 @@ describe(`calendar export (${databaseLabel})`, { timeout: 120_000 }, () => {
   });
 
   it('importing the export into the same database changes nothing', async () => {
-    const { db } = await database();
-    await loadFixture(db);
+    const handle = await database();
+    const { db } = handle;
+    await loadFixture(handle);
     const before = await contents(db);
     const file = await exportText(db);
-    await importCalendar(db, JSON.parse(file));
+    await importCalendar(handle, JSON.parse(file));
     expect(await contents(db)).toEqual(before);
     expect(await exportText(db)).toBe(file);
   });
 
   it('writes a canonical file: sections in order, one record per line, defaults left out, ids in byte order', async () => {
-    const { db } = await database();
-    await loadFixture(db);
+    const handle = await database();
+    const { db } = handle;
+    await loadFixture(handle);
     const sink = collector();
     const summary = await exportCalendar(db, sink.out);
     const text = sink.text();
@@ -294,13 +296,14 @@ describe(`calendar export (${databaseLabel})`, { timeout: 120_000 }, () => {
     const text = await exportText(db);
     expect(text).toBe('{\n  "categories": [],\n  "retiredCategories": [],\n  "venues": [],\n  "organizers": [],\n  "events": []\n}\n');
     const target = await database();
-    await importCalendar(target.db, JSON.parse(text));
+    await importCalendar(target, JSON.parse(text));
     expect(await exportText(target.db)).toBe(text);
   });
 
   it('streams: waits for a slow reader, holding a bounded amount of the file at a time', async () => {
-    const { db } = await database();
-    await importCalendar(db, generateDemoCalendar({ events: 2000, seed: 7, today: new Date('2026-11-01T12:00:00+01:00') }));
+    const handle = await database();
+    const { db } = handle;
+    await importCalendar(handle, generateDemoCalendar({ events: 2000, seed: 7, today: new Date('2026-11-01T12:00:00+01:00') }));
     const sink = collector({ slow: true, highWaterMark: 16_384 });
     const progress: [number, number][] = [];
     const summary = await exportCalendar(db, sink.out, { pageSize: 200, onProgress: (done, total) => progress.push([done, total]) });

@@ -121,7 +121,7 @@ describe(`purging the CDN after an import (${databaseLabel})`, () => {
 
   it('purges an edited event’s tag and `events` once, at every target, in each one’s documented request shape', async () => {
     standIn.received.length = 0;
-    await importCalendar(first.database.db, retitled('E-2', 'Nytt navn'));
+    await importCalendar(first.database, retitled('E-2', 'Nytt navn'));
     await until(() => (standIn.received.length >= 4 ? true : undefined));
     // Time for a second node's duplicate to show up, if there were one.
     await sleep(1_500);
@@ -148,20 +148,20 @@ describe(`purging the CDN after an import (${databaseLabel})`, () => {
   });
 
   it('purges a catalogue that changed, and the events that show a renamed venue', async () => {
-    await importCalendar(first.database.db, {
+    await importCalendar(first.database, {
       venues: [{ ...httpCalendar.venues[0]!, name: 'Sentrum Scene (nytt navn)' }, { id: 'V-2', slug: 'ny-scene', name: 'Ny scene', address: 'Gata 2', postalCode: '0150', municipality: 'Oslo' }],
     });
     const [edge] = await until(() => (standIn.to('varnish').length >= 2 ? standIn.to('varnish') : undefined));
     expect(new Set(keysOf(edge!))).toEqual(new Set(['venues', 'events', 'event-E-1', 'event-E-2', 'event-E-3']));
 
     standIn.received.length = 0;
-    await importCalendar(first.database.db, { organizers: [{ id: 'ORG-2', slug: 'nye-arrangorer', name: 'Nye arrangører', website: null }] });
+    await importCalendar(first.database, { organizers: [{ id: 'ORG-2', slug: 'nye-arrangorer', name: 'Nye arrangører', website: null }] });
     const [onlyOrganizers] = await until(() => (standIn.to('varnish').length >= 2 ? standIn.to('varnish') : undefined));
     expect(keysOf(onlyOrganizers!)).toEqual(['organizers']);
   });
 
   it('sends nothing for an import that changed nothing a reader sees', async () => {
-    await importCalendar(first.database.db, { events: [httpCalendar.events[0]!] });
+    await importCalendar(first.database, { events: [httpCalendar.events[0]!] });
     await sleep(1_500);
     expect(standIn.received).toEqual([]);
   });
@@ -169,7 +169,7 @@ describe(`purging the CDN after an import (${databaseLabel})`, () => {
   it('batches to each CDN’s limits, and purges `all` past a thousand changed events', async () => {
     const many = (count: number, prefix: string) =>
       Array.from({ length: count }, (_, i) => ({ ...httpCalendar.events[0]!, id: `${prefix}-${i}`, slug: `${prefix.toLowerCase()}-${i}` }));
-    await importCalendar(first.database.db, { events: many(300, 'BATCH') });
+    await importCalendar(first.database, { events: many(300, 'BATCH') });
     await until(() => (standIn.to('cloudflare').length >= 4 && standIn.to('fastly').length >= 2 ? true : undefined));
     await sleep(300);
     // 301 tags: Fastly takes 256 keys a request, Cloudflare 100 tags.
@@ -182,7 +182,7 @@ describe(`purging the CDN after an import (${databaseLabel})`, () => {
     for (const edge of standIn.to('varnish')) expect(Buffer.byteLength(String(edge.headers['surrogate-key']))).toBeLessThanOrEqual(4_000);
 
     standIn.received.length = 0;
-    await importCalendar(first.database.db, { events: many(1_200, 'BULK') });
+    await importCalendar(first.database, { events: many(1_200, 'BULK') });
     await until(() => (standIn.received.length >= 4 ? true : undefined));
     await sleep(300);
     expect(standIn.received.map(keysOf)).toEqual([['all'], ['all'], ['all'], ['all']]);
@@ -205,7 +205,7 @@ describe(`purging the CDN after an import (${databaseLabel})`, () => {
     };
     const before = parseMetrics(await (await fetch(`${first.origin}/metrics`)).text());
     const started = Date.now();
-    await importCalendar(first.database.db, retitled('E-3', 'Prøv igjen'));
+    await importCalendar(first.database, retitled('E-3', 'Prøv igjen'));
     expect(Date.now() - started).toBeLessThan(1_000);
     await until(() => (standIn.to('cloudflare').length >= 2 && standIn.to('fastly').length >= 3 ? true : undefined));
     const [refused, delivered] = standIn.to('cloudflare');
@@ -234,7 +234,7 @@ describe(`purging the CDN after an import (${databaseLabel})`, () => {
   it('gives a purge up after the retry window, with an error line, while requests and imports go on', async () => {
     standIn.answer = (request) => (request.path.startsWith('/varnish/edge-2/') ? 'hang' : new PurgeStandIn().answer(request));
     const started = Date.now();
-    await importCalendar(first.database.db, retitled('E-1', 'Hengende kant'));
+    await importCalendar(first.database, retitled('E-1', 'Hengende kant'));
     expect(Date.now() - started).toBeLessThan(1_000);
     // Requests are answered meanwhile, from the new version.
     const answer = await fetch(first.url, {

@@ -159,8 +159,8 @@ describe(`demo pictures behind PUBLIC_BASE_URL, and imported calendars (${databa
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    await importCalendar(database.db, generateDemoCalendar({ events: 40, seed: 2, today: NOW }));
-    await importCalendar(database.db, imported);
+    await importCalendar(database, generateDemoCalendar({ events: 40, seed: 2, today: NOW }));
+    await importCalendar(database, imported);
     service = await startService(
       readConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'https://kalender-api.example.no/v1/' }),
       { database, seedWhenEmpty: false, clock: () => NOW },

@@ -302,7 +302,7 @@ describe(`GET /events.ics (${databaseLabel}): across imports`, () => {
     const before = parseFeed((await fetchFeed('categories=CONCERT,DANCE,THEATER')).text).events;
     const changed = calendar(`${LONG_TITLE} (endret)`);
     changed.events = changed.events.map((e) => (e.id === 'DANCE-TWICE' ? { ...e, updated_at: '2026-10-20T11:00:00+02:00' } : e));
-    await importCalendar(server.database.db, changed, { replace: true });
+    await importCalendar(server.database, changed, { replace: true });
     // The next request sees the new data version (the read model polls every second).
     let after = before;
     for (let tries = 0; tries < 50; tries++) {

@@ -68,6 +68,19 @@ describe(`GET /metrics (${databaseLabel})`, () => {
     expect(after.value('calendar_http_requests_total', { route: 'metrics', operation: '', status: '200' })).toBeGreaterThanOrEqual(1);
   });
 
+  it('labels each route by its name in the route table, and any other path `other`', async () => {
+    const before = await scrape(server.origin);
+    const feed = { route: 'feed', operation: '', status: '200' };
+    const unknown = { route: 'other', operation: '', status: '404' };
+    const feedBefore = before.value('calendar_http_requests_total', feed);
+    const unknownBefore = before.value('calendar_http_requests_total', unknown);
+    expect((await fetch(new URL('/events.ics', server.origin))).status).toBe(200);
+    expect((await fetch(new URL('/no/such/path', server.origin))).status).toBe(404);
+    const after = await scrape(server.origin);
+    expect(after.value('calendar_http_requests_total', feed) - feedBefore).toBe(1);
+    expect(after.value('calendar_http_requests_total', unknown) - unknownBefore).toBe(1);
+  });
+
   it('reports the data version and the read-model build, the cache lookups and the process', async () => {
     const metrics = await scrape(server.origin);
     const { version } = await sql<{ version: string }>`select version::text as version from calendar_state`.execute(server.database.db).then((r) => r.rows[0]!);

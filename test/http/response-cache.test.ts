@@ -55,12 +55,12 @@ describe(`response cache keyed by the data version (${databaseLabel})`, () => {
     const cached = await getGraphQL(server.url, { query });
     expect(cached.headers.get('etag')).toBe(before.headers.get('etag'));
 
-    await importCalendar(server.database.db, withTitle('Ny tittel'));
+    await importCalendar(server.database, withTitle('Ny tittel'));
     const after = await getGraphQL(server.url, { query });
     expect(after.body).toEqual({ data: { eventByID: { title_nb: 'Ny tittel' } } });
     expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
     // The catalogue lists follow the same version: a renamed venue shows at once, not after an hour.
-    await importCalendar(server.database.db, { ...withTitle('Ny tittel'), venues: [{ ...httpCalendar.venues[0]!, name: 'Ny scene' }] });
+    await importCalendar(server.database, { ...withTitle('Ny tittel'), venues: [{ ...httpCalendar.venues[0]!, name: 'Ny scene' }] });
     const venues = await getGraphQL(server.url, { query: '{ venues { name } }' });
     expect(venues.body).toEqual({ data: { venues: [{ name: 'Ny scene' }] } });
   });

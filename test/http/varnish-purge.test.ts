@@ -98,7 +98,7 @@ describe.skipIf(unavailable)(`two nodes behind two Varnish edges, purged after e
       expect(fromCopy(await viaEdge(edge, eventPage(1)))).toBe(true);
     }
 
-    await importCalendar(nodes[0]!.database.db, { events: [{ ...event(1), title_nb: 'Nytt navn på arrangement 1' }] });
+    await importCalendar(nodes[0]!.database, { events: [{ ...event(1), title_nb: 'Nytt navn på arrangement 1' }] });
     const [page, listing] = await Promise.all([
       untilEveryEdge(eventPage(1), (body) => body.includes('Nytt navn på arrangement 1')),
       untilEveryEdge(venueListing, (body) => body.includes('Nytt navn på arrangement 1')),
@@ -116,7 +116,7 @@ describe.skipIf(unavailable)(`two nodes behind two Varnish edges, purged after e
       await viaEdge(edge, venuesList);
       expect(fromCopy(await viaEdge(edge, venuesList))).toBe(true);
     }
-    await importCalendar(nodes[0]!.database.db, { venues: [venue(3)] });
+    await importCalendar(nodes[0]!.database, { venues: [venue(3)] });
     expect(await untilEveryEdge(venuesList, (body) => body.includes('scene-3'))).toBeLessThan(1_000);
   });
 

@@ -92,7 +92,7 @@ async function empty(handle: DatabaseHandle): Promise<void> {
 }
 
 async function problemsOf(handle: DatabaseHandle, input: unknown, options: { replace?: boolean } = {}): Promise<string[]> {
-  const error = await importCalendar(handle.db, input, options).then(
+  const error = await importCalendar(handle, input, options).then(
     () => null,
     (e: unknown) => e,
   );
@@ -117,7 +117,7 @@ describe(`importCalendar (${databaseLabel})`, () => {
     it('loads every record and reports what it wrote', async () => {
       const file = calendar();
       file.apiKeys = [{ key: 'hsk_widget_bolgen_0001', application: 'Bølgen widget' }];
-      const summary = await importCalendar(handle.db, file);
+      const summary = await importCalendar(handle, file);
       expect(summary).toEqual({
         categories: 4,
         venues: 2,
@@ -140,14 +140,14 @@ describe(`importCalendar (${databaseLabel})`, () => {
     });
 
     it('stores keys hashed, with their first eight characters as prefix', async () => {
-      await importCalendar(handle.db, { apiKeys: [{ key: 'hsk_widget_bolgen_0001', application: 'Bølgen widget', revoked: true }] });
+      await importCalendar(handle, { apiKeys: [{ key: 'hsk_widget_bolgen_0001', application: 'Bølgen widget', revoked: true }] });
       const keys = await handle.db.selectFrom('api_keys').select(['key_hash', 'key_prefix', 'application', 'revoked']).execute();
       expect(keys).toEqual([{ key_hash: hashApiKey('hsk_widget_bolgen_0001'), key_prefix: 'hsk_widg', application: 'Bølgen widget', revoked: true }]);
       expect(hashApiKey('hsk_widget_bolgen_0001')).toMatch(/^[0-9a-f]{64}$/);
     });
 
     it('stores event fields, raw prices, categories and organizers in order', async () => {
-      await importCalendar(handle.db, calendar());
+      await importCalendar(handle, calendar());
       const event = await handle.db.selectFrom('events').selectAll().where('id', '=', 'E-CONCERT').executeTakeFirstOrThrow();
       expect(event.prices).toEqual([{ type: 'REGULAR', price: '250,-' }, { type: 'STUDENT', price: 99.5 }]);
       expect(event.images).toEqual([]);
@@ -160,7 +160,7 @@ describe(`importCalendar (${databaseLabel})`, () => {
     });
 
     it('folds titles, descriptions without markup and tags into search_text', async () => {
-      await importCalendar(handle.db, calendar());
+      await importCalendar(handle, calendar());
       const event = await handle.db.selectFrom('events').select('search_text').where('id', '=', 'E-CONCERT').executeTakeFirstOrThrow();
       expect(event.search_text).toBe('konsert pa bla concert at bla jazz & blues i kjelleren jazz ol');
     });
@@ -168,7 +168,7 @@ describe(`importCalendar (${databaseLabel})`, () => {
 
   describe('occurrence derivation', () => {
     it('derives end, ends_at, start time, local minute and day, and the effective venue, URL, flags and prices', async () => {
-      await importCalendar(handle.db, calendar());
+      await importCalendar(handle, calendar());
       const rows = await handle.db.selectFrom('occurrences').selectAll().where('event_id', '=', 'E-CONCERT').orderBy('position').execute();
       const plain = rows.map(({ id: _id, start_at, end_at, ends_at, ...rest }) => ({
         ...rest,
@@ -237,7 +237,7 @@ describe(`importCalendar (${databaseLabel})`, () => {
     });
 
     it("copies the event's publishing date onto each of its dates", async () => {
-      await importCalendar(handle.db, {
+      await importCalendar(handle, {
         events: [{ id: 'E-LATER', slug: 'senere', publishingDate: '2026-06-01T08:00:00Z', dates: [{ start: '2026-07-01T18:00:00Z' }, { start: '2026-07-08T18:00:00Z' }] }],
       });
       const rows = await handle.db.selectFrom('occurrences').select('publishing_date').where('event_id', '=', 'E-LATER').execute();
@@ -247,26 +247,26 @@ describe(`importCalendar (${databaseLabel})`, () => {
     it('raises the data version with every import, and not when an import fails', async () => {
       const version = async () => Number((await handle.db.selectFrom('calendar_state').select('version').executeTakeFirstOrThrow()).version);
       const before = await version();
-      await importCalendar(handle.db, calendar());
+      await importCalendar(handle, calendar());
       expect(await version()).toBe(before + 1);
-      await expect(importCalendar(handle.db, { events: [{ id: 'E-BAD', slug: 'bad', venue: 'V-NOWHERE', dates: [{ start: '2026-07-01T18:00:00Z' }] }] })).rejects.toThrow();
+      await expect(importCalendar(handle, { events: [{ id: 'E-BAD', slug: 'bad', venue: 'V-NOWHERE', dates: [{ start: '2026-07-01T18:00:00Z' }] }] })).rejects.toThrow();
       expect(await version()).toBe(before + 1);
     });
 
     it('derives the start time from the Oslo wall clock in winter', async () => {
-      await importCalendar(handle.db, { events: [{ id: 'E-WINTER', slug: 'vinter', dates: [{ start: '2026-01-15T18:00:00Z' }] }] });
+      await importCalendar(handle, { events: [{ id: 'E-WINTER', slug: 'vinter', dates: [{ start: '2026-01-15T18:00:00Z' }] }] });
       const row = await handle.db.selectFrom('occurrences').select(['start_time', 'local_minute', 'local_day']).executeTakeFirstOrThrow();
       expect(row).toEqual({ start_time: '19:00', local_minute: 19 * 60, local_day: '2026-01-15' });
     });
 
     it('lets a date override the event flags, and falls back to them otherwise', async () => {
-      await importCalendar(handle.db, calendar());
+      await importCalendar(handle, calendar());
       const row = await handle.db.selectFrom('occurrences').select(['cancelled', 'sold_out']).where('event_id', '=', 'E-TALK').executeTakeFirstOrThrow();
       expect(row).toEqual({ cancelled: false, sold_out: true });
     });
 
     it('counts a date after midnight Oslo time on its Oslo day', async () => {
-      await importCalendar(handle.db, { events: [{ id: 'E-LATE', slug: 'sent', dates: [{ start: '2026-03-27T23:30:00Z' }] }] });
+      await importCalendar(handle, { events: [{ id: 'E-LATE', slug: 'sent', dates: [{ start: '2026-03-27T23:30:00Z' }] }] });
       const row = await handle.db.selectFrom('occurrences').select(['start_time', 'local_minute', 'local_day']).executeTakeFirstOrThrow();
       expect(row).toEqual({ start_time: '00:30', local_minute: 30, local_day: '2026-03-28' });
     });
@@ -363,7 +363,7 @@ describe(`importCalendar (${databaseLabel})`, () => {
 
     for (const { name, change, problems } of cases) {
       it(`rejects ${name} with one line per problem and writes nothing`, async () => {
-        await importCalendar(handle.db, { venues: [{ id: 'V-KEEP', slug: 'keep', name: 'Stays' }] });
+        await importCalendar(handle, { venues: [{ id: 'V-KEEP', slug: 'keep', name: 'Stays' }] });
         const before = await dump(handle);
         expect(await problemsOf(handle, change(calendar()))).toEqual(problems);
         expect(await dump(handle)).toEqual(before);
@@ -378,7 +378,7 @@ describe(`importCalendar (${databaseLabel})`, () => {
     });
 
     it('rejects a slug that another stored event holds', async () => {
-      await importCalendar(handle.db, calendar());
+      await importCalendar(handle, calendar());
       const before = await dump(handle);
       const problems = await problemsOf(handle, { events: [{ id: 'E-NEW', slug: 'foredrag', dates: [{ start: '2026-02-01T12:00:00Z' }] }] });
       expect(problems).toEqual(['events[0].slug: slug "foredrag" is already used by event "E-TALK"']);
@@ -386,8 +386,8 @@ describe(`importCalendar (${databaseLabel})`, () => {
     });
 
     it('resolves references against the database', async () => {
-      await importCalendar(handle.db, calendar());
-      const summary = await importCalendar(handle.db, {
+      await importCalendar(handle, calendar());
+      const summary = await importCalendar(handle, {
         events: [{ id: 'E-NEW', slug: 'ny', venue: 'V-BLAA', organizers: ['O-JAZZ'], categories: ['CONCERT'], superEvent: 'E-TALK', dates: [{ start: '2026-02-01T12:00:00Z' }] }],
       });
       expect(summary.events).toBe(1);
@@ -396,27 +396,27 @@ describe(`importCalendar (${databaseLabel})`, () => {
 
   describe('importing twice', () => {
     it('changes nothing the second time', async () => {
-      await importCalendar(handle.db, calendar());
+      await importCalendar(handle, calendar());
       const first = await dump(handle);
-      await importCalendar(handle.db, calendar());
+      await importCalendar(handle, calendar());
       expect(await dump(handle)).toEqual(first);
     });
 
     it('keeps the stored created_at and updated_at when the file leaves them out', async () => {
       const file = { events: [{ id: 'E-UNDATED', slug: 'udatert', dates: [{ start: '2026-02-01T12:00:00Z' }] }] };
-      await importCalendar(handle.db, file);
+      await importCalendar(handle, file);
       const read = () => handle.db.selectFrom('events').select(['created_at', 'updated_at']).where('id', '=', 'E-UNDATED').executeTakeFirstOrThrow();
       const first = await read();
       await new Promise((resolve) => setTimeout(resolve, 20));
-      await importCalendar(handle.db, file);
+      await importCalendar(handle, file);
       expect(await read()).toEqual(first);
     });
 
     it('replaces an event’s dates, categories and organizers as a whole', async () => {
-      await importCalendar(handle.db, calendar());
+      await importCalendar(handle, calendar());
       const file = calendar();
       file.events[0] = { ...file.events[0], categories: ['THEATER'], organizers: [], dates: [{ start: '2026-08-01T18:00:00+02:00' }] };
-      await importCalendar(handle.db, file);
+      await importCalendar(handle, file);
       const dates = await handle.db.selectFrom('occurrences').select('start_time').where('event_id', '=', 'E-CONCERT').execute();
       const categories = await handle.db.selectFrom('event_categories').select('category_id').where('event_id', '=', 'E-CONCERT').execute();
       const organizers = await handle.db.selectFrom('event_organizers').select('organizer_id').where('event_id', '=', 'E-CONCERT').execute();
@@ -424,10 +424,10 @@ describe(`importCalendar (${databaseLabel})`, () => {
     });
 
     it('adds new events next to stored ones from the same file', async () => {
-      await importCalendar(handle.db, calendar());
+      await importCalendar(handle, calendar());
       const first = await dump(handle);
       const fresh = { id: 'E-FRESH', slug: 'fersk', dates: [{ start: '2026-02-01T12:00:00Z' }] };
-      const summary = await importCalendar(handle.db, { ...calendar(), events: [calendar().events[0], fresh, calendar().events[1]] });
+      const summary = await importCalendar(handle, { ...calendar(), events: [calendar().events[0], fresh, calendar().events[1]] });
       expect(summary.events).toBe(3);
       const after = await dump(handle);
       expect(after['occurrences']).toHaveLength((first['occurrences'] ?? []).length + 1);
@@ -435,10 +435,10 @@ describe(`importCalendar (${databaseLabel})`, () => {
     });
 
     it('lets two stored records swap their slugs', async () => {
-      await importCalendar(handle.db, calendar());
+      await importCalendar(handle, calendar());
       const file = calendar();
       file.venues = [{ ...file.venues[0], slug: 'driv' }, { ...file.venues[1], slug: 'blaa' }];
-      await importCalendar(handle.db, file);
+      await importCalendar(handle, file);
       const venues = await handle.db.selectFrom('venues').select(['id', 'slug']).orderBy('id').execute();
       expect(venues).toEqual([{ id: 'V-BLAA', slug: 'driv' }, { id: 'V-DRIV', slug: 'blaa' }]);
     });
@@ -448,8 +448,8 @@ describe(`importCalendar (${databaseLabel})`, () => {
     const extra = { id: 'E-EXTRA', slug: 'ekstra', categories: ['CONCERT'], dates: [{ start: '2026-02-01T12:00:00Z' }] };
 
     it('removes the events the file does not list, with their dates', async () => {
-      await importCalendar(handle.db, { ...calendar(), events: [...calendar().events, extra] });
-      const summary = await importCalendar(handle.db, calendar(), { replace: true });
+      await importCalendar(handle, { ...calendar(), events: [...calendar().events, extra] });
+      const summary = await importCalendar(handle, calendar(), { replace: true });
       expect(summary.removedEvents).toBe(1);
       const events = await handle.db.selectFrom('events').select('id').orderBy('id').execute();
       expect(events).toEqual([{ id: 'E-CONCERT' }, { id: 'E-TALK' }]);
@@ -458,14 +458,14 @@ describe(`importCalendar (${databaseLabel})`, () => {
     });
 
     it('keeps the events the file does not list without it', async () => {
-      await importCalendar(handle.db, { ...calendar(), events: [...calendar().events, extra] });
-      const summary = await importCalendar(handle.db, calendar());
+      await importCalendar(handle, { ...calendar(), events: [...calendar().events, extra] });
+      const summary = await importCalendar(handle, calendar());
       expect(summary.removedEvents).toBe(0);
       expect((await handle.db.selectFrom('events').select('id').execute()).length).toBe(3);
     });
 
     it('rejects a super event that only the removed events provide', async () => {
-      await importCalendar(handle.db, { ...calendar(), events: [...calendar().events, extra] });
+      await importCalendar(handle, { ...calendar(), events: [...calendar().events, extra] });
       const file = calendar();
       file.events[1] = { ...file.events[1], superEvent: 'E-EXTRA' };
       expect(await problemsOf(handle, file, { replace: true })).toEqual(['events[1].superEvent: event "E-EXTRA" is not in the file, so --replace removes it']);
@@ -479,8 +479,8 @@ describe(`importCalendar (${databaseLabel})`, () => {
     };
 
     it('moves events to the replacements in place, without duplicates, and removes the category', async () => {
-      await importCalendar(handle.db, calendar());
-      const summary = await importCalendar(handle.db, retirement);
+      await importCalendar(handle, calendar());
+      const summary = await importCalendar(handle, retirement);
       expect(summary.retiredCategories).toBe(1);
       const categories = await handle.db.selectFrom('event_categories').select(['category_id', 'position']).where('event_id', '=', 'E-TALK').orderBy('position').execute();
       expect(categories).toEqual([{ category_id: 'DEBATE', position: 0 }, { category_id: 'THEATER', position: 1 }]);
@@ -496,16 +496,16 @@ describe(`importCalendar (${databaseLabel})`, () => {
     });
 
     it('retires idempotently', async () => {
-      await importCalendar(handle.db, calendar());
-      await importCalendar(handle.db, retirement);
+      await importCalendar(handle, calendar());
+      await importCalendar(handle, retirement);
       const first = await dump(handle);
-      await importCalendar(handle.db, retirement);
+      await importCalendar(handle, retirement);
       expect(await dump(handle)).toEqual(first);
     });
 
     it('rejects a retired id as a category or on an event, and writes nothing', async () => {
-      await importCalendar(handle.db, calendar());
-      await importCalendar(handle.db, retirement);
+      await importCalendar(handle, calendar());
+      await importCalendar(handle, retirement);
       const before = await dump(handle);
       const retiredMessage = 'category "TALKS" is retired (replaced by DEBATE, THEATER) and cannot be used again';
       expect(await problemsOf(handle, calendar())).toEqual([
@@ -517,7 +517,7 @@ describe(`importCalendar (${databaseLabel})`, () => {
     });
 
     it('rejects replacements that do not exist', async () => {
-      await importCalendar(handle.db, calendar());
+      await importCalendar(handle, calendar());
       expect(await problemsOf(handle, { retiredCategories: [{ id: 'TALKS', replacedBy: ['NOPE', 'TALKS'] }] })).toEqual([
         'retiredCategories[0].replacedBy[0]: unknown category "NOPE"',
         'retiredCategories[0].replacedBy[1]: a category cannot replace itself',
@@ -544,7 +544,7 @@ describe(`importCalendar (${databaseLabel})`, () => {
       venue: 'V-BLAA',
       dates: [{ start: '2026-02-01T12:00:00Z' }, { start: '2026-02-08T12:00:00Z', venue: 'V-DRIV' }],
     }));
-    const summary = await importCalendar(handle.db, { ...file, events });
+    const summary = await importCalendar(handle, { ...file, events });
     expect(summary.occurrences).toBe(10_000);
     expect(await schemaObjects()).toEqual(before);
     const found = await handle.db.selectFrom('events').select('id').where(sql<boolean>`search_text like '%nummer 4999 pa bla%'`).execute();
@@ -554,7 +554,7 @@ describe(`importCalendar (${databaseLabel})`, () => {
   it('reports progress per batch of events', async () => {
     const calls: [number, number][] = [];
     const events = Array.from({ length: 2500 }, (_, i) => ({ id: `E${i}`, slug: `e${i}`, dates: [{ start: '2026-02-01T12:00:00Z' }] }));
-    await importCalendar(handle.db, { events }, { onProgress: (done, total) => calls.push([done, total]) });
+    await importCalendar(handle, { events }, { onProgress: (done, total) => calls.push([done, total]) });
     expect(calls).toEqual([
       [2000, 2500],
       [2500, 2500],

@@ -76,7 +76,7 @@ describe(`a streamed import (${databaseLabel})`, () => {
   });
   beforeEach(async () => {
     await empty(handle);
-    await importCalendar(handle.db, stored);
+    await importCalendar(handle, stored);
   });
 
   /** Writes `text` to a file and imports it the way `calendar import` does. */
@@ -85,7 +85,7 @@ describe(`a streamed import (${databaseLabel})`, () => {
     await writeFile(path, text);
     const file = await open(path);
     try {
-      return await importCalendarParts(handle.db, readCalendarFile(file), options);
+      return await importCalendarParts(handle, readCalendarFile(file), options);
     } finally {
       await file.close();
     }
@@ -165,8 +165,8 @@ describe(`a streamed import (${databaseLabel})`, () => {
     const streamed = await dump(handle);
 
     await empty(handle);
-    await importCalendar(handle.db, stored);
-    await importCalendar(handle.db, calendar);
+    await importCalendar(handle, stored);
+    await importCalendar(handle, calendar);
     expect(streamed).toEqual(await dump(handle));
   });
 
@@ -238,13 +238,13 @@ describe(`a streamed import (${databaseLabel})`, () => {
       yield { kind: 'end' };
     }
     const finished: string[] = [];
-    const firstImport = importCalendarParts(handle.db, first()).then((summary) => {
+    const firstImport = importCalendarParts(handle, first()).then((summary) => {
       finished.push('first');
       return summary;
     });
     await paused;
     // The second file uses the venue only the first one creates.
-    const secondImport = importCalendar(handle.db, { events: [event(3, { venue: 'V-FIRST' })] }).then((summary) => {
+    const secondImport = importCalendar(handle, { events: [event(3, { venue: 'V-FIRST' })] }).then((summary) => {
       finished.push('second');
       return summary;
     });

@@ -34,7 +34,7 @@ describe(`read model (${databaseLabel}): what each build replaced`, () => {
   let database: DatabaseHandle;
   beforeAll(async () => {
     database = await createTestDatabase();
-    await importCalendar(database.db, { ...CATALOGUE, events: [event('E-1', 'En'), event('E-2', 'To'), event('E-3', 'Tre'), event('E-4', 'Fire')] });
+    await importCalendar(database, { ...CATALOGUE, events: [event('E-1', 'En'), event('E-2', 'To'), event('E-3', 'Tre'), event('E-4', 'Fire')] });
   });
   afterAll(async () => database?.close());
 
@@ -54,7 +54,7 @@ describe(`read model (${databaseLabel}): what each build replaced`, () => {
       const since = model.version!;
 
       // One import adds an event, edits one, writes one again unchanged (no change) and removes two.
-      await importCalendar(database.db, { events: [event('E-1', 'En (endret)'), event('E-2', 'To'), event('E-5', 'Fem')] }, { replace: true });
+      await importCalendar(database, { events: [event('E-1', 'En (endret)'), event('E-2', 'To'), event('E-5', 'Fem')] }, { replace: true });
       const version = (await readDataVersion(database.db))!;
       model.require(version);
       expect((await model.snapshot()).version).toBe(version);
@@ -65,7 +65,7 @@ describe(`read model (${databaseLabel}): what each build replaced`, () => {
       // Across several versions each event counts once, by its last change; the change log extended
       // from the replaced snapshot's is the log read whole.
       const replaced = await model.snapshot();
-      await importCalendar(database.db, { events: [event('E-2', 'To (endret)'), event('E-1', 'En (endret igjen)')] });
+      await importCalendar(database, { events: [event('E-2', 'To (endret)'), event('E-1', 'En (endret igjen)')] });
       const later = await loadSnapshotSince(database.db, NOW, replaced);
       expect(later.changes).toEqual({ since: version, changedEvents: 2, removedEvents: 0 });
       expect(later.snapshot.eventIds).toEqual(['E-1', 'E-2', 'E-5']);
@@ -76,7 +76,7 @@ describe(`read model (${databaseLabel}): what each build replaced`, () => {
 
       // An import purges a tombstone past the window: the rows the replaced log kept changed, so the log is read whole.
       await sql`update event_changes set changed_at = now() - interval '100 days' where event_id = 'E-3'`.execute(database.db);
-      await importCalendar(database.db, { events: [event('E-6', 'Seks')] });
+      await importCalendar(database, { events: [event('E-6', 'Seks')] });
       const purged = await loadSnapshotSince(database.db, NOW, later.snapshot);
       expect(purged.snapshot.changeLog.ids).toEqual(['E-4', 'E-5', 'E-1', 'E-2', 'E-6']);
       expect(purged.snapshot.changeLog).toEqual((await loadSnapshot(database.db, NOW)).changeLog);

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KyselyPlugin } from 'kysely';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/open-database.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { runCalendar } from '../cli/calendar-process.js';
-import { createGraphQLRunner, type RunOperation } from '../support/graphql-runner.js';
+import { createGraphQLRunner, type GraphQLRunner } from '../support/graphql-runner.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 import { scrape } from '../support/prometheus-metrics.js';
 import { postGraphQL, startTestServer, type TestServer } from '../support/test-server.js';
@@ -48,13 +48,16 @@ const PAGE = `query ($page: Int) { events(page: $page, pageSize: 7) { totalCount
 
 describe(`read model (${databaseLabel}): one data version per answer`, () => {
   let database: DatabaseHandle;
-  let run: RunOperation;
+  let run: GraphQLRunner;
   beforeAll(async () => {
     database = await createTestDatabase();
-    await importCalendar(database.db, calendarOf('Alpha', ALPHA), { replace: true });
-    run = createGraphQLRunner(database.db, () => NOW);
+    await importCalendar(database, calendarOf('Alpha', ALPHA), { replace: true });
+    run = createGraphQLRunner(database, () => NOW);
   });
-  afterAll(async () => database?.close());
+  afterAll(async () => {
+    await run?.close();
+    await database?.close();
+  });
 
   it('never answers a torn page while imports replace the calendar', async () => {
     let importing = true;
@@ -62,7 +65,7 @@ describe(`read model (${databaseLabel}): one data version per answer`, () => {
     const importer = (async () => {
       try {
         for (let round = 0; round < 12; round++) {
-          await importCalendar(database.db, round % 2 === 0 ? calendarOf('Beta', BETA) : calendarOf('Alpha', ALPHA), { replace: true });
+          await importCalendar(database, round % 2 === 0 ? calendarOf('Beta', BETA) : calendarOf('Alpha', ALPHA), { replace: true });
           imports++;
           // Imports minutes apart in real life; here only long enough for a page to be answered in between.
           await new Promise((resolve) => setTimeout(resolve, 60));
@@ -109,10 +112,12 @@ describe(`read model (${databaseLabel}): one data version per answer`, () => {
         return Promise.resolve(args.result);
       },
     };
-    const counted = createGraphQLRunner(database.db.withPlugin(counter), () => NOW);
+    const counted = createGraphQLRunner({ ...database, db: database.db.withPlugin(counter) }, () => NOW);
+    onTestFinished(() => counted.close());
     await counted(PAGE, { page: 0 });
     statements = 0;
     const result = await counted(`{ events(filter: { fromDate: "tomorrow-ish", hoursRange: "25:00-26:00" }, pageSize: 5000) { totalCount } }`);
+    await counted.close();
     expect(result.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
     expect(result.errors?.[0]?.extensions?.['invalidArgs']).toEqual(['fromDate', 'hoursRange', 'pageSize']);
     expect(statements).toBe(0);
@@ -127,7 +132,7 @@ describe(`read model (${databaseLabel}): a request that imports keep overtaking`
   let landed = 0;
   beforeAll(async () => {
     database = await createTestDatabase();
-    await importCalendar(database.db, calendarOf('Alpha', ALPHA), { replace: true });
+    await importCalendar(database, calendarOf('Alpha', ALPHA), { replace: true });
     const importLands: KyselyPlugin = {
       transformQuery: (args) => args.node,
       transformResult: async (args) => {

@@ -20,7 +20,7 @@ import { planWalk, type WalkStrategy } from '../../src/read-model/walk/plan-walk
 import type { FacetKind, ResultPage, ResultRequest } from '../../src/read-model/walk/result-page.js';
 import { loadSnapshot } from '../../src/read-model/load-snapshot.js';
 import { wordMatch, wordMatches } from '../../src/read-model/search-matches.js';
-import { createGraphQLRunner, type RunOperation } from '../support/graphql-runner.js';
+import { createGraphQLRunner, type GraphQLRunner } from '../support/graphql-runner.js';
 import { referenceFacets, referenceNodes, referenceWhenWindow, type ReferenceFilter } from '../support/reference-events.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 
@@ -36,15 +36,18 @@ const DAY = 86_400_000;
 const calendar = generateDemoCalendar({ events: 500, seed: 11, today: TODAY });
 
 let database: DatabaseHandle;
-let run: RunOperation;
+let run: GraphQLRunner;
 let clock = TODAY;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await importCalendar(database.db, calendar);
-  run = createGraphQLRunner(database.db, () => clock);
+  await importCalendar(database, calendar);
+  run = createGraphQLRunner(database, () => clock);
 });
-afterAll(async () => database?.close());
+afterAll(async () => {
+  await run?.close();
+  await database?.close();
+});
 
 /** Seeded, so a failure names a case that can be run again. */
 function randomSource(seed: number) {
@@ -356,7 +359,7 @@ describe(`read model (${databaseLabel}): a version reached through random import
     const db = await createTestDatabase();
     const random = randomSource(20261203);
     const start = generateDemoCalendar({ events: 160, seed: 5, today: TODAY });
-    await importCalendar(db.db, start);
+    await importCalendar(db, start);
     let now = TODAY;
     const model = new ReadModel({ db: db.db, clock: () => now, logger: createLogger('silent'), pollIntervalMs: 60_000 });
     try {
@@ -388,22 +391,22 @@ describe(`read model (${databaseLabel}): a version reached through random import
             return { ...e, id, slug: id.toLowerCase(), isSuperEvent: false, title_nb: `${e.title_nb ?? ''} ny`, dates: e.dates.map((d) => ({ ...d, start: shifted(d.start, hours)!, end: shifted(d.end, hours) ?? null })) };
           });
           for (const e of file) events.set(e.id, e);
-          await importCalendar(db.db, { events: file });
+          await importCalendar(db, { events: file });
         } else if (kind === 'edit') {
           const file = some().map((e) => ({ ...e, title_nb: `${e.title_nb ?? ''} endret ${round}`, tags: random.chance(0.5) ? [...new Set([...(e.tags ?? []), random.pick(tags)])] : [], featured: !e.featured, dates: e.dates.map((d) => ({ ...d, start: shifted(d.start, 1)!, end: shifted(d.end, 1) ?? null })) }));
           for (const e of file) events.set(e.id, e);
-          await importCalendar(db.db, { events: file });
+          await importCalendar(db, { events: file });
         } else if (kind === 'move') {
           const file = some().map((e) => ({ ...e, venue: random.pick(venueIds), categories: random.some(categoryIds, 2), dates: e.dates.map((d) => ({ ...d, venue: null })) }));
           for (const e of file) events.set(e.id, e);
-          await importCalendar(db.db, { events: file });
+          await importCalendar(db, { events: file });
         } else if (kind === 'remove') {
           for (const e of some()) events.delete(e.id);
-          await importCalendar(db.db, { events: [...events.values()] }, { replace: true });
+          await importCalendar(db, { events: [...events.values()] }, { replace: true });
         } else if (kind === 'rename') {
           const venue = random.pick(venues);
           venue.name = `${venue.name} (ny)`;
-          await importCalendar(db.db, { venues: [venue] });
+          await importCalendar(db, { venues: [venue] });
         } else {
           // The service clock moves on: dates end (the snapshot built before keeps them; no answer shows them).
           now = new Date(now.getTime() + random.int(6, 72) * 3_600_000);

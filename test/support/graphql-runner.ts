@@ -1,25 +1,33 @@
 import type { ExecutionResult } from 'graphql';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../src/db/database.js';
+import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { createEnveloped } from '../../src/plugins/index.js';
+import { ReadModel } from '../../src/read-model/read-model.js';
 import { buildExecutableSchema } from '../../src/schema/executable-schema.js';
 import { createLogger } from '../../src/logger.js';
 
 export type RunOperation = (query: string, variables?: Record<string, unknown>) => Promise<ExecutionResult>;
 
+/** RunOperation, with the read model it reads from: close it before the database. */
+export type GraphQLRunner = RunOperation & { close(): Promise<void> };
+
 /**
  * Runs operations through the service's own Envelop pipeline (parse, validate, context, execute),
- * without HTTP: the GraphQL surface for rule tests. `clock` fixes "now".
+ * without HTTP: the GraphQL surface for rule tests. `clock` fixes "now". Its read model sees the
+ * imports made through `database` at once, as the service's does.
  */
-export function createGraphQLRunner(db: Kysely<Database>, clock: () => Date): RunOperation {
+export function createGraphQLRunner(database: Pick<DatabaseHandle, 'db' | 'committedImports'>, clock: () => Date): GraphQLRunner {
+  const logger = createLogger('silent');
+  const readModel = new ReadModel({ db: database.db, clock, logger, committedImports: database.committedImports });
+  void readModel.start();
   const getEnveloped = createEnveloped({
     schema: buildExecutableSchema(),
-    db,
-    logger: createLogger('silent'),
+    db: database.db,
+    readModel,
+    logger,
     clock,
     eventLinkBase: 'https://kalender.example.no/arrangement',
   });
-  return async (query, variables) => {
+  const run: RunOperation = async (query, variables) => {
     const { parse, validate, contextFactory, execute, schema } = getEnveloped({});
     const document = parse(query);
     const errors = validate(schema, document);
@@ -27,4 +35,5 @@ export function createGraphQLRunner(db: Kysely<Database>, clock: () => Date): Ru
     const result = await execute({ schema, document, contextValue: await contextFactory(), variableValues: variables ?? {} });
     return result;
   };
+  return Object.assign(run, { close: () => readModel.close() });
 }

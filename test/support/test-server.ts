@@ -77,7 +77,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 }
 
 async function startOn(database: DatabaseHandle, ownDatabase: boolean, options: TestServerOptions): Promise<TestServer> {
-  if (options.calendar) await importCalendar(database.db, options.calendar);
+  if (options.calendar) await importCalendar(database, options.calendar);
   const redisUrl = options.redisUrl ?? process.env['REDIS_URL'];
   const cacheNamespace = options.cacheNamespace ?? `test:${randomBytes(6).toString('hex')}`;
   const counter = new QueryCounter();
