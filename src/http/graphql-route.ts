@@ -170,11 +170,12 @@ export class GraphQLRoute {
     // A caller whose budget cannot pay one point is refused now, not after waiting for its turn.
     const spent = budget?.refuseIfSpent();
     if (budget && spent) return { result: { errors: [budget.refusal(spent)] }, executed: false };
-    const { req, url, method } = http;
+    const { req, method } = http;
     // A refresh of a stale answer has no client to leave.
     const gone = background ? undefined : () => req.socket.destroyed;
+    // Helix reads only the method and the headers (Accept) of its request: the parameters reach it decoded.
+    const helixRequest = { headers: background ? {} : req.headers, method, query: undefined };
     const executed = await options.executions.run(caller, async (waitedMs: number): Promise<GraphQLOutcome> => {
-      const helixRequest = { body: params, headers: background ? {} : req.headers, method, query: background || url.search === '' ? {} : Object.fromEntries(url.searchParams) };
       const edge = { caller, requestId: background ? undefined : http.record?.id, persistedHash: resolved.hash, budget };
       // The time limit is the request's: what it waited for its turn counts.
       const timeoutMs = options.executionTimeoutMs === undefined ? undefined : Math.max(1, options.executionTimeoutMs - waitedMs);
