@@ -21,7 +21,7 @@ import { clusterMetricsText } from './cluster/worker-metrics.js';
 import { deprecatedCoordinates } from './schema/deprecated-uses.js';
 import { listeningBaseUrl } from './http/listening-base-url.js';
 import { connectRedis } from './redis/redis-circuit.js';
-import { AnswerCache } from './http/answer-cache.js';
+import { TwoTierResponseCache } from './http/answer-cache/two-tier-response-cache.js';
 import { CallerBudgets } from './identity/caller-budgets.js';
 import { CallerIdentity } from './identity/caller-identity.js';
 import { RedisBuckets } from './identity/redis-buckets.js';
@@ -151,8 +151,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
     logger,
   });
   // The response cache: keyed by the read model's data version, so an import is seen at once.
-  const answers =
-    config.RESPONSE_CACHE === 'on' ? new AnswerCache({ dataVersion: () => readModel.requestVersion(), shared: redis, namespace, logger }) : undefined;
+  const responseCache =
+    config.RESPONSE_CACHE === 'on' ? new TwoTierResponseCache({ dataVersion: () => readModel.requestVersion(), shared: redis, namespace, logger }) : undefined;
   // Demo picture URLs are absolute under this (docs/using-the-api.md#the-demo-calendars-pictures); the port is known once listening.
   let publicBaseUrl = config.PUBLIC_BASE_URL;
   const getEnveloped = createEnveloped({
@@ -185,7 +185,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     },
     schemaSource,
     logger,
-    answers,
+    responseCache,
     // GET /events.ics reads the same read model and records as the API (docs/feeds.md).
     icsFeed: { readModel, db: database.readDb, clock, eventLinkBase: config.PUBLIC_SITE_URL, databaseHealth: database.health },
     identity: callerIdentity,

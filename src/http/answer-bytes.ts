@@ -22,7 +22,7 @@ export interface AnswerBytes {
   body: Buffer;
   /**
    * The body's tag (caching-headers.ts `bodyTag`), when it was computed as a long body was written;
-   * a short body's is left to whoever needs it (answer-cache.ts computes it once, when first asked).
+   * a short body's is left to whoever needs it (answer-cache/stored-answer.ts computes it once, when first asked).
    */
   tag?: string | undefined;
 }

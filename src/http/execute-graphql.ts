@@ -1,5 +1,5 @@
 import { processRequest, type Request as HelixRequest } from 'graphql-helix';
-import { GraphQLError, getOperationAST, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { GraphQLError, getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { Logger } from '../logger.js';
 import type { GraphQLContext } from '../schema/context.js';
 import type { GetEnveloped } from '../plugins/get-enveloped.js';
@@ -27,114 +27,105 @@ export interface GraphQLOutcome {
   deprecatedUses?: readonly string[] | undefined;
 }
 
-/**
- * Our one seam around graphql-helix, so that it can be replaced: Envelop supplies
- * parse/validate/context/execute, Helix runs them, and everything the HTTP layer needs afterwards
- * comes back in the outcome (nothing is read back from the context). Helix reports parse and
- * validation failures as HTTP errors with no code; we turn them into GraphQL errors with the codes
- * the spec names (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED) and the status each carries
- * (status.ts picks the response's status from them). To tell the two apart, and to know what
- * executed, the seam watches Envelop's parse and execute as Helix calls them.
- *
- * `timeoutMs` bounds the whole execution: a database that stops answering (frozen, a dead peer
- * without a reset) would otherwise hold the request until TCP gives up. The answer is then a 503;
- * the abandoned execution finishes (or fails) in the background and is ignored.
- */
-export interface ExecuteGraphQLOptions {
+export interface GraphQLExecutorOptions {
+  getEnveloped: GetEnveloped;
+  logger: Logger;
   /** How long answers may be shared, from the executed document. */
   policies: ResponsePolicies;
-  /** Bound on the whole execution (see above). @default none */
-  timeoutMs?: number | undefined;
   /** Finds the deprecated parts of the schema an executed operation used. @default none looked for */
   deprecations?: DeprecatedUses | undefined;
 }
 
-export async function executeGraphQL(
-  getEnveloped: GetEnveloped,
-  request: HelixRequest,
-  params: GraphQLParams,
-  edge: EdgeContext,
-  logger: Logger,
-  { policies, timeoutMs, deprecations }: ExecuteGraphQLOptions,
-): Promise<GraphQLOutcome> {
-  const enveloped = getEnveloped({ ...edge });
-  const { validate, schema } = enveloped;
-  const seen: Seen = { parseFailed: false, parsedName: undefined, executed: undefined };
-  const execution = processRequest({
-    operationName: params.operationName,
-    query: params.query,
-    variables: params.variables,
-    extensions: params.extensions,
-    request,
-    schema,
-    parse: watchedParse(enveloped.parse, seen),
-    validate,
-    execute: watchedExecute(enveloped.execute, seen),
-    contextFactory: builtContext(enveloped.contextFactory),
-  });
-  const outcome = timeoutMs === undefined ? await execution : await withDeadline(execution, timeoutMs);
-  const { parseFailed, parsedName, executed } = seen;
-  const operationName = executed ? (operationNameOf(executed.document, executed.operationName) ?? parsedName) : parsedName;
-  const cost = executed ? operationCost(executed.document, executed.operationName, executed.variableValues) : undefined;
-  // Known once per document; per request only the variables that can set something deprecated are looked at.
-  const deprecatedUses = executed && deprecations?.usesOf(schema, executed.document, executed.operationName, executed.variableValues);
-  const ran = { executed: executed !== undefined, operationName, cost, deprecatedUses };
-  if (outcome === DEADLINE_PASSED) {
-    const message = `The request did not finish within ${timeoutMs} ms: the calendar database is slow or unreachable. Retry shortly.`;
-    return { result: { errors: [serviceUnavailable(message)] }, ...ran };
-  }
-  if (outcome.type !== 'RESPONSE') {
-    return { result: { errors: [withCode(new GraphQLError('Subscriptions and incremental delivery are not supported.'), 'BAD_REQUEST', 400)] }, ...ran };
-  }
-  const payload = outcome.payload;
-  if (outcome.status === 200) {
-    // Errors raised while coercing variables have no code of their own: they are bad input.
-    const errors = payload.errors?.map((e) => (e.extensions?.['code'] ? e : withCode(e, payload.data === undefined ? 'BAD_USER_INPUT' : 'INTERNAL_SERVER_ERROR')));
-    const policy = executed ? boundedPolicy(policies.policyOf(executed.document, executed.operationName ?? undefined), executed.contextValue) : undefined;
-    return { result: errors ? { ...payload, errors } : payload, policy, ...ran };
-  }
-  if (outcome.status >= 500) {
-    // Helix turns an unexpected throw (context building, a plugin) into a 500 carrying its message.
-    logger.error({ errors: payload.errors?.map((e) => e.originalError ?? e), reqId: edge.requestId }, 'graphql request failed');
-    return { result: { errors: [withCode(new GraphQLError('Internal server error: the failure has been logged.'), 'INTERNAL_SERVER_ERROR', 500)] }, ...ran };
-  }
-  const code = parseFailed ? 'GRAPHQL_PARSE_FAILED' : codeForHelixError(payload.errors ?? [], outcome.status);
-  // Spec, errors table: a query that fails validation is a 400 (our limits are validation too).
-  const status = outcome.status === 405 ? 405 : 400;
-  const errors = (payload.errors ?? []).map((e) => withCode(e, (e.extensions?.['code'] as string | undefined) ?? code, status));
-  return { result: { errors }, ...ran };
-}
+/**
+ * Our one seam around graphql-helix, so that it can be replaced, built once per server: Envelop
+ * supplies parse/validate/context/execute, Helix runs them, and everything the HTTP layer needs
+ * afterwards comes back in the outcome (nothing is read back from the context). Errors get their
+ * code where they are born: the parse and validate given to Helix give their errors the codes the
+ * spec names (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, a limit's own) with the status each
+ * carries (status.ts picks the response's status from them); what Helix itself refuses (no operation
+ * of that name, a mutation over GET) has its status and no code, so it gets the code of its status.
+ * What executed is what Helix hands the context factory (document, operation, variables).
+ */
+export class GraphQLExecutor {
+  constructor(private readonly options: GraphQLExecutorOptions) {}
 
-/** What the seam saw of Envelop's parse and execute as Helix called them. */
-interface Seen {
-  parseFailed: boolean;
-  parsedName: string | undefined;
-  executed: Pick<ExecutionArgs, 'document' | 'operationName' | 'contextValue' | 'variableValues'> | undefined;
-}
-
-function watchedParse(parse: ReturnType<GetEnveloped>['parse'], seen: Seen): (source: string) => DocumentNode {
-  return (source) => {
-    try {
-      const document = parse(source);
-      seen.parsedName = operationNameOf(document);
-      return document;
-    } catch (error) {
-      seen.parseFailed = true;
-      throw error;
+  /**
+   * Runs one operation; `timeoutMs` bounds the whole execution: a database that stops answering
+   * (frozen, a dead peer without a reset) would otherwise hold the request until TCP gives up. The
+   * answer is then a 503; the abandoned execution finishes (or fails) in the background and is ignored.
+   */
+  async execute(request: HelixRequest, params: GraphQLParams, edge: EdgeContext, timeoutMs: number | undefined): Promise<GraphQLOutcome> {
+    const enveloped = this.options.getEnveloped({ ...edge });
+    const { schema } = enveloped;
+    // Helix's own account of the operation it is about to execute, as it builds its context.
+    let started: HelixExecutionContext | undefined;
+    const execution = processRequest({
+      operationName: params.operationName,
+      query: params.query,
+      variables: params.variables,
+      extensions: params.extensions,
+      request,
+      schema,
+      parse: (source: string) => parseWithCode(enveloped.parse, source),
+      validate: (...args: Parameters<typeof enveloped.validate>) => validateWithCode(enveloped.validate(...args)),
+      execute: enveloped.execute,
+      // Envelop's factory merges an argument into the context: it gets none, only the edge's.
+      contextFactory: (context: HelixExecutionContext) => {
+        started = context;
+        return enveloped.contextFactory();
+      },
+    });
+    const outcome = timeoutMs === undefined ? await execution : await withDeadline(execution, timeoutMs);
+    const document = started?.document ?? (outcome === DEADLINE_PASSED ? undefined : outcome.document);
+    // Helix found the operation it executes; of a document that did not get that far, the name of its only one.
+    const operationName = started ? started.operation.name?.value : document && getOperationAST(document)?.name?.value;
+    const cost = started && operationCost(started.document, started.operationName, started.variables);
+    // Known once per document; per request only the variables that can set something deprecated are looked at.
+    const deprecatedUses = started && this.options.deprecations?.usesOf(schema, started.document, started.operationName, started.variables);
+    const ran = { executed: started !== undefined, operationName, cost, deprecatedUses };
+    if (outcome === DEADLINE_PASSED) {
+      const message = `The request did not finish within ${timeoutMs} ms: the calendar database is slow or unreachable. Retry shortly.`;
+      return { result: { errors: [serviceUnavailable(message)] }, ...ran };
     }
-  };
+    if (outcome.type !== 'RESPONSE') {
+      return { result: { errors: [withCode(new GraphQLError('Subscriptions and incremental delivery are not supported.'), 'BAD_REQUEST', 400)] }, ...ran };
+    }
+    const payload = outcome.payload;
+    if (outcome.status === 200) {
+      // Errors raised while coercing variables have no code of their own: they are bad input.
+      const errors = payload.errors?.map((e) => (e.extensions?.['code'] ? e : withCode(e, payload.data === undefined ? 'BAD_USER_INPUT' : 'INTERNAL_SERVER_ERROR')));
+      const policy = started ? boundedPolicy(this.options.policies.policyOf(started.document, started.operationName), outcome.context) : undefined;
+      return { result: errors ? { ...payload, errors } : payload, policy, ...ran };
+    }
+    if (outcome.status >= 500) {
+      // Helix turns an unexpected throw (context building, a plugin) into a 500 carrying its message.
+      this.options.logger.error({ errors: payload.errors?.map((e) => e.originalError ?? e), reqId: edge.requestId }, 'graphql request failed');
+      return { result: { errors: [withCode(new GraphQLError('Internal server error: the failure has been logged.'), 'INTERNAL_SERVER_ERROR', 500)] }, ...ran };
+    }
+    // Spec, errors table: a request Helix refuses is a 400, a mutation over GET a 405.
+    const [code, status] = outcome.status === 405 ? ['METHOD_NOT_ALLOWED', 405] : ['BAD_REQUEST', 400];
+    const errors = (payload.errors ?? []).map((e) => (e.extensions?.['code'] ? e : withCode(e, code, status)));
+    return { result: { errors }, ...ran };
+  }
 }
 
-function watchedExecute(execute: ReturnType<GetEnveloped>['execute'], seen: Seen): ReturnType<GetEnveloped>['execute'] {
-  // graphql-helix calls execute with one ExecutionArgs object.
-  return (args: ExecutionArgs) => {
-    seen.executed = args;
-    return execute(args);
-  };
+/** What Helix hands the context factory: the operation it is about to execute, its variables parsed. */
+type HelixExecutionContext = Parameters<NonNullable<Parameters<typeof processRequest>[0]['contextFactory']>>[0];
+
+/** Envelop's parse, its failures born with their code: GRAPHQL_PARSE_FAILED, or a limit's own. */
+function parseWithCode(parse: ReturnType<GetEnveloped>['parse'], source: string): DocumentNode {
+  try {
+    return parse(source);
+  } catch (error) {
+    const failure = error instanceof GraphQLError ? error : new GraphQLError((error as Error).message, { originalError: error as Error });
+    throw withCode(failure, (failure.extensions['code'] as string | undefined) ?? 'GRAPHQL_PARSE_FAILED', 400);
+  }
 }
 
-function builtContext(contextFactory: ReturnType<GetEnveloped>['contextFactory']): () => ReturnType<ReturnType<GetEnveloped>['contextFactory']> {
-  return () => contextFactory();
+/** Envelop's validation errors, born with their code: GRAPHQL_VALIDATION_FAILED, or a limit's own (and its status). */
+function validateWithCode(errors: readonly GraphQLError[]): readonly GraphQLError[] {
+  // Spec, errors table: a query that fails validation is a 400 (our limits are validation too).
+  return errors.length === 0 ? errors : errors.map((e) => withCode(e, (e.extensions['code'] as string | undefined) ?? 'GRAPHQL_VALIDATION_FAILED', 400));
 }
 
 /**
@@ -152,16 +143,6 @@ function boundedPolicy(policy: ResponsePolicy | null, contextValue: unknown): Re
   if (!until || !now) return tagged;
   const ttlMs = Math.min(policy.ttlMs, until.getTime() - now.getTime());
   return ttlMs > 0 ? { ...tagged, ttlMs } : undefined;
-}
-
-function operationNameOf(document: DocumentNode, operationName?: string | null): string | undefined {
-  return getOperationAST(document, operationName)?.name?.value;
-}
-
-function codeForHelixError(errors: readonly GraphQLError[], status: number): string {
-  if (status === 405) return 'METHOD_NOT_ALLOWED';
-  // Helix also answers 400 to a missing query and to an unknown operation name: no source location.
-  return errors.some((e) => e.nodes || e.locations) ? 'GRAPHQL_VALIDATION_FAILED' : 'BAD_REQUEST';
 }
 
 function withCode(error: GraphQLError, code: string, status?: number): GraphQLError {

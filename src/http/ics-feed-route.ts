@@ -10,7 +10,8 @@ import { feedOccurrences } from '../feeds/feed-occurrences.js';
 import { readFeedParameters, type FeedLanguage, type FeedRequest } from '../feeds/feed-parameters.js';
 import { renderIcsFeed } from '../feeds/render-ics-feed.js';
 import type { ReadModel } from '../read-model/read-model.js';
-import { storedAnswer, type Answers, type StoredAnswer } from './answer-cache.js';
+import type { ResponseCache } from './answer-cache/response-cache.js';
+import { storedAnswer, type StoredAnswer } from './answer-cache/stored-answer.js';
 import { refusalError, type FairExecutions } from './fair-executions.js';
 import { SERVICE_CALLER, type RequestCaller } from '../identity/request-caller.js';
 import type { UsageRecorder } from '../identity/usage-recorder.js';
@@ -45,8 +46,8 @@ export interface IcsFeedOptions {
   databaseHealth?: DatabaseHealth | undefined;
   /** What public answers tell CDNs (tags, outdated answers). @default no tags, never outdated */
   sharedCaches?: SharedCaches | undefined;
-  /** The response cache (UNCACHED_ANSWERS when off: every request renders; answers still carry public caching headers). */
-  answers: Answers;
+  /** The response cache (NO_RESPONSE_CACHE when off: every request renders; answers still carry public caching headers). */
+  responseCache: ResponseCache;
   /** Renders run in their caller's turn, like GraphQL executions. @default no queue */
   executions?: FairExecutions | undefined;
   /** Whose share a request draws on (its RequestCaller). */
@@ -102,11 +103,11 @@ async function answerIcsFeed(
   // "A cached answer of a preset never outlives its window."
   const ttlMs = query.validUntil ? Math.max(0, Math.min(ICS_FEED_TTL_MS, query.validUntil.getTime() - now.getTime())) : ICS_FEED_TTL_MS;
 
-  const answered = await options.answers.lookupOrRun({
-    meaning: () => `ics\u0000${normalized}`,
+  const answered = await options.responseCache.lookupOrExecute({
+    cacheKey: () => `ics\u0000${normalized}`,
     // A preset's stale answer may be of the window before: it is not served while it is refreshed.
     servesStale: query.when === null,
-    run: async (background) => {
+    execute: async (background) => {
       if (options.executions && options.shareOf) {
         const share = background ? SERVICE_CALLER : (caller ?? (await options.shareOf(req)));
         // The service's own refreshes are never charged; a spent budget is refused before its turn (as GraphQL's).
@@ -133,13 +134,12 @@ async function answerIcsFeed(
     },
   });
   const answer = answered.from === 'cache' ? answered.answer : answered.value;
-  const lookup = answered.from === 'cache' ? (answered.stale ? 'stale' : 'hit') : undefined;
   writeStoredAnswer(req, res, answer, {
     method: 'GET',
     mediaType: MEDIA_TYPE,
     contentHeaders: CONTENT_HEADERS,
     headers: budget ? rateLimitHeaders(budget) : undefined,
-    lookup,
+    lookup: answered.lookup,
     sharedCaches: options.sharedCaches,
     version: answered.version,
   });

@@ -156,11 +156,14 @@ export class PersistedQueryStore {
 }
 
 /**
- * The request's parameters with the document text in place. `register` is set when the request
- * brought a new document with its hash: the caller keeps it once the document has run (parsed and
- * validated), so text that is not a valid operation is never stored.
+ * The request's parameters with the document text in place, and the hash it named, normalised
+ * (lower-case hex), read here once for whoever needs it after (traces, registering). `registers` is
+ * true when the request brought a new document with its hash: the caller keeps it under `hash` once
+ * the document has run (parsed and validated), so text that is not a valid operation is never stored.
  */
-export type PersistedQueryOutcome = { ok: true; params: GraphQLParams; register?: { hash: string; text: string } } | { ok: false; error: ExecutionResult };
+export type PersistedQueryOutcome =
+  | { ok: true; params: GraphQLParams; hash?: string | undefined; registers?: boolean | undefined }
+  | { ok: false; error: ExecutionResult };
 
 /** A bad reference is a 400; an unknown hash is 200, so clients of the persisted-query protocol retry with the text. */
 const fail = (message: string, code: 'BAD_REQUEST' | 'PERSISTED_QUERY_NOT_FOUND'): PersistedQueryOutcome => ({
@@ -197,9 +200,9 @@ export async function resolvePersistedQuery(params: GraphQLParams, store: Persis
 
   if (params.query !== undefined) {
     if (sha256Hex(params.query) !== hash) return fail('provided sha does not match query', 'BAD_REQUEST');
-    return { ok: true, params, register: { hash, text: params.query } };
+    return { ok: true, params, hash, registers: true };
   }
   const text = await store.lookup(hash);
   if (text === undefined) return fail('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND');
-  return { ok: true, params: { ...params, query: text } };
+  return { ok: true, params: { ...params, query: text }, hash };
 }

@@ -84,7 +84,7 @@ export interface ResponsePoliciesOptions {
 /**
  * The response cache's policy: from the executed document, how long its answer stays fresh and
  * whether it may be kept. Asked by the execution seam (execute-graphql.ts) with the document that
- * executed; the store itself is in front of the whole pipeline (answer-cache.ts), so a hit is
+ * executed; the store itself is in front of the whole pipeline (answer-cache/), so a hit is
  * answered before anything is parsed. Why not @envelop/response-cache: docs/transport.md (Response cache).
  */
 export class ResponsePolicies {

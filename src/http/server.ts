@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Logger } from '../logger.js';
 import type { GetEnveloped } from '../plugins/get-enveloped.js';
 import { answerPreflight, setCorsHeaders } from './cors.js';
-import { handleGraphQL } from './graphql-route.js';
-import { UNCACHED_ANSWERS, type Answers } from './answer-cache.js';
+import { GraphQLRoute } from './graphql-route.js';
+import { NO_RESPONSE_CACHE, type ResponseCache } from './answer-cache/response-cache.js';
 import type { CallerBudgets } from '../identity/caller-budgets.js';
 import type { CallerIdentity } from '../identity/caller-identity.js';
 import type { UsageRecorder } from '../identity/usage-recorder.js';
@@ -53,14 +53,14 @@ export interface HttpServerOptions {
   keepAliveTimeoutMs?: number | undefined;
   /** Open connections at most; more are refused. @default 10000 */
   maxConnections?: number | undefined;
-  /** The response cache, in front of the GraphQL pipeline and the feed. @default UNCACHED_ANSWERS (every request executes) */
-  answers?: Answers | undefined;
+  /** The response cache, in front of the GraphQL pipeline and the feed. @default NO_RESPONSE_CACHE (every request executes) */
+  responseCache?: ResponseCache | undefined;
   /** What public answers tell CDNs (tags, outdated answers). @default no tags, never outdated */
   sharedCaches?: SharedCaches | undefined;
   /** How long answers may be shared, from the executed document. @default RESPONSE_TTL_MS per root field */
   policies?: ResponsePolicies | undefined;
-  /** What GET /events.ics reads (docs/feeds.md); the response cache is `answers`. @default none (no feed route) */
-  icsFeed?: Omit<IcsFeedOptions, 'answers'> | undefined;
+  /** What GET /events.ics reads (docs/feeds.md); the response cache is `responseCache`. @default none (no feed route) */
+  icsFeed?: Omit<IcsFeedOptions, 'responseCache'> | undefined;
   /** Resolves the caller of each request, once, at the edge. */
   identity: CallerIdentity;
   /** Counts requests per caller, and their uses of deprecated coordinates. @default none */
@@ -88,11 +88,25 @@ export function createHttpServer(options: HttpServerOptions): Server {
     maxWaitMs: executionTimeoutMs,
   });
 
-  const answers = options.answers ?? UNCACHED_ANSWERS;
+  const responseCache = options.responseCache ?? NO_RESPONSE_CACHE;
   // A feed's caller, for its share of executions: its address, or its key.
   const shareOf = (req: IncomingMessage) => options.identity.callerOf({ headers: req.headers, socketAddress: req.socket.remoteAddress });
-  const policies = options.policies ?? new ResponsePolicies();
-  const deprecations = options.deprecations ?? new DeprecatedUses();
+  // Its per-server parts bound once, here: a request brings only itself.
+  const graphQLRoute = new GraphQLRoute({
+    getEnveloped: options.getEnveloped,
+    persistedQueries: options.persistedQueries,
+    logger: options.logger,
+    maxBodyBytes: options.maxBodyBytes,
+    executions,
+    executionTimeoutMs,
+    responseCache,
+    policies: options.policies ?? new ResponsePolicies(),
+    sharedCaches: options.sharedCaches,
+    identity: options.identity,
+    usage: options.usage,
+    deprecations: options.deprecations ?? new DeprecatedUses(),
+    budgets: options.budgets,
+  });
   const metrics = options.metrics;
   const notFound = (req: IncomingMessage, res: ServerResponse, path: string) =>
     sendRequestError(res, `No route for ${req.method} ${path}. The API is at /graphQL (GET or POST); the schema at ${SCHEMA_FILE_PATH}.`, 'NOT_FOUND', 404);
@@ -107,22 +121,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
       case 'graphql':
         if (isGetOrHead(req) && prefersHtml(req)) return sendSandboxPage(res);
         if (!isGetOrHead(req) && req.method !== 'POST') return sendMethodNotAllowed(res, 'GET, HEAD, POST, OPTIONS');
-        return handleGraphQL(req, res, url, {
-          getEnveloped: options.getEnveloped,
-          persistedQueries: options.persistedQueries,
-          logger: options.logger,
-          maxBodyBytes: options.maxBodyBytes,
-          executions,
-          executionTimeoutMs,
-          answers,
-          policies,
-          sharedCaches: options.sharedCaches,
-          identity: options.identity,
-          usage: options.usage,
-          deprecations,
-          budgets: options.budgets,
-          record,
-        });
+        return graphQLRoute.handle(req, res, url, record);
       case 'schema':
         return isGetOrHead(req) ? sendSchemaFile(req, res) : sendMethodNotAllowed(res, 'GET, HEAD, OPTIONS');
       case 'health':
@@ -139,7 +138,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
       case 'feed':
         if (!options.icsFeed) break;
         if (!isGetOrHead(req)) return sendMethodNotAllowed(res, 'GET, HEAD, OPTIONS');
-        return handleIcsFeed(req, res, url, { ...options.icsFeed, answers, sharedCaches: options.sharedCaches, executions, shareOf, budgets: options.budgets, usage: options.usage });
+        return handleIcsFeed(req, res, url, { ...options.icsFeed, responseCache, sharedCaches: options.sharedCaches, executions, shareOf, budgets: options.budgets, usage: options.usage });
       case 'widget':
         if (handleWidget(req, res, url)) return;
         break;

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { countCacheLookup } from '../telemetry/metrics.js';
-import { answerAge, type StoredAnswer } from './answer-cache.js';
+import { answerAge } from './answer-cache/answer-age.js';
+import type { LookupKind } from './answer-cache/response-cache.js';
+import type { StoredAnswer } from './answer-cache/stored-answer.js';
 import { NO_STORE, OUTDATED_CACHE_CONTROL, entityTag, matchesIfNoneMatch, publicCacheControl } from './caching-headers.js';
 import { cdnTagHeader } from './cdn-tag-header.js';
 import type { SharedCaches } from './shared-caches.js';
@@ -21,11 +23,11 @@ export interface StoredAnswerWrite {
   headers?: Record<string, string> | undefined;
   /** Headers of a response with the body only (`Content-Disposition`). */
   contentHeaders?: Record<string, string> | undefined;
-  /** How the response cache found it, counted in its metrics (a 304 as `revalidated`); absent for an answer just run. */
-  lookup?: 'hit' | 'stale' | undefined;
+  /** What the response cache found (LookupOutcome.lookup), counted in its metrics (a 304 as `revalidated`); absent when it was not looked up. */
+  lookup?: LookupKind | undefined;
   /** What public answers tell CDNs: their tags' header, and whether an answer is outdated already. */
   sharedCaches?: SharedCaches | undefined;
-  /** The data version the answer was looked up at (Answered.version). */
+  /** The data version the answer was looked up at (LookupOutcome.version). */
   version?: string | undefined;
 }
 
@@ -68,5 +70,14 @@ export function writeStoredAnswer(req: IncomingMessage, res: ServerResponse, ans
       res.end(answer.body);
     }
   }
-  if (write.lookup) countCacheLookup(notModified ? 'revalidated' : write.lookup);
+  countLookup(write.lookup, notModified);
+}
+
+/**
+ * The one place the response cache's lookups are counted: here, where an answer is written, as only
+ * the writer knows whether a hit became a 304. A route that answers a miss with no shareable answer
+ * (errors) counts it here too.
+ */
+export function countLookup(lookup: LookupKind | undefined, notModified = false): void {
+  if (lookup) countCacheLookup(notModified && lookup !== 'miss' ? 'revalidated' : lookup);
 }

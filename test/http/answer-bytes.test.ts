@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerBytes, LIST_WRITTEN_IN_TURNS } from '../../src/http/answer-bytes.js';
-import { storedAnswerOfBytes } from '../../src/http/answer-cache.js';
+import { storedAnswerOfBytes } from '../../src/http/answer-cache/stored-answer.js';
 import { bodyTag } from '../../src/http/caching-headers.js';
 
 /** Events like a whole-world area answer's: nested objects, lists, nulls, text of every width. */
@@ -26,7 +26,7 @@ async function expectStringifyBytes(data: Record<string, unknown>, tagged?: 'tag
   expect(bytes.body.toString()).toBe(expected.toString());
   expect(bytes.body.equals(expected)).toBe(true);
   if (tagged) expect(bytes.tag).toBe(bodyTag(expected));
-  expect(storedAnswerOfBytes(bytes, 60_000, 'Op', []).tag).toBe(bodyTag(expected));
+  expect(storedAnswerOfBytes(bytes, { ttlMs: 60_000, operation: 'Op', cdnTags: [] }).tag).toBe(bodyTag(expected));
 }
 
 describe('answers written item by item', () => {

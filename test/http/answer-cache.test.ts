@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnswerCache, storedAnswer, type AnswerLookup, type Answered, type Ran } from '../../src/http/answer-cache.js';
+import type { CacheableRequest, Execution, LookupOutcome } from '../../src/http/answer-cache/response-cache.js';
+import { answerAge, isFresh, lifetimeMs, remainingLifetimeMs } from '../../src/http/answer-cache/answer-age.js';
+import { decodeAnswer, encodeAnswer } from '../../src/http/answer-cache/redis-answer-codec.js';
+import { storedAnswer, storedAnswerOfBytes } from '../../src/http/answer-cache/stored-answer.js';
+import { TwoTierResponseCache } from '../../src/http/answer-cache/two-tier-response-cache.js';
 import { createLogger } from '../../src/logger.js';
 import { connectRedis, type RedisCircuit } from '../../src/redis/redis-circuit.js';
 import { startThrowawayRedis, throwawayRedisUnavailable, type ThrowawayRedis } from '../support/throwaway-redis.js';
@@ -7,16 +11,16 @@ import { startThrowawayRedis, throwawayRedisUnavailable, type ThrowawayRedis } f
 const logger = createLogger('silent');
 
 /** A route's request: counts its runs (foreground and background apart); each run answers `{"data":{"n":<run>}}`. */
-function countedRequest(meaning: string | undefined, options: { ttlMs?: number; keep?: boolean; shareable?: boolean; requestText?: string; servesStale?: boolean; runMs?: number } = {}) {
-  const runs = { foreground: 0, background: 0, meaningAsked: 0 };
-  const lookup: AnswerLookup<number> = {
-    meaning: () => {
-      runs.meaningAsked += 1;
-      return meaning;
+function countedRequest(cacheKey: string | undefined, options: { ttlMs?: number; keep?: boolean; shareable?: boolean; requestText?: string; servesStale?: boolean; runMs?: number } = {}) {
+  const runs = { foreground: 0, background: 0, keyAsked: 0 };
+  const lookup: CacheableRequest<number> = {
+    cacheKey: () => {
+      runs.keyAsked += 1;
+      return cacheKey;
     },
     requestText: options.requestText,
     servesStale: options.servesStale,
-    run: async (background): Promise<Ran<number>> => {
+    execute: async (background): Promise<Execution<number>> => {
       const n = background ? ++runs.background : ++runs.foreground;
       if (options.runMs) await new Promise((resolve) => setTimeout(resolve, options.runMs));
       if (options.shareable === false) return { value: n };
@@ -27,119 +31,119 @@ function countedRequest(meaning: string | undefined, options: { ttlMs?: number; 
   return { lookup, runs };
 }
 
-const bodyOf = (answered: Answered<number>) => (answered.from === 'cache' ? answered.answer : answered.answer)?.body.toString();
+const bodyOf = (answered: LookupOutcome<number>) => (answered.from === 'cache' ? answered.answer : answered.answer)?.body.toString();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('response cache: one lookup-or-run operation', () => {
-  it('runs a miss once, then answers the same meaning from this process', async () => {
-    const cache = new AnswerCache({ dataVersion: () => '7', logger });
+  it('runs a miss once, then answers the same key from this process', async () => {
+    const cache = new TwoTierResponseCache({ dataVersion: () => '7', logger });
     const { lookup, runs } = countedRequest('graphql\u0000{ a }');
-    const first = await cache.lookupOrRun(lookup);
-    expect(first).toMatchObject({ from: 'run', value: 1 });
-    const second = await cache.lookupOrRun(lookup);
-    expect(second).toMatchObject({ from: 'cache', stale: false });
+    const first = await cache.lookupOrExecute(lookup);
+    expect(first).toMatchObject({ from: 'execution', value: 1 });
+    const second = await cache.lookupOrExecute(lookup);
+    expect(second).toMatchObject({ from: 'cache', lookup: 'hit' });
     expect(bodyOf(second)).toBe(bodyOf(first));
     expect(runs.foreground).toBe(1);
   });
 
   it('keys by the data version: a new version is a miss', async () => {
     let version = '7';
-    const cache = new AnswerCache({ dataVersion: () => version, logger });
+    const cache = new TwoTierResponseCache({ dataVersion: () => version, logger });
     const { lookup, runs } = countedRequest('graphql\u0000{ a }');
-    await cache.lookupOrRun(lookup);
+    await cache.lookupOrExecute(lookup);
     version = '8';
-    expect(await cache.lookupOrRun(lookup)).toMatchObject({ from: 'run', value: 2 });
+    expect(await cache.lookupOrExecute(lookup)).toMatchObject({ from: 'execution', value: 2 });
     expect(runs.foreground).toBe(2);
   });
 
-  it('runs every time, sharing nothing, when the request has no meaning to key or the version cannot be read', async () => {
-    const cache = new AnswerCache({ dataVersion: () => '7', logger });
+  it('runs every time, sharing nothing, when the request has no cache key or the version cannot be read', async () => {
+    const cache = new TwoTierResponseCache({ dataVersion: () => '7', logger });
     const unkeyed = countedRequest(undefined);
-    await cache.lookupOrRun(unkeyed.lookup);
-    await cache.lookupOrRun(unkeyed.lookup);
+    await cache.lookupOrExecute(unkeyed.lookup);
+    await cache.lookupOrExecute(unkeyed.lookup);
     expect(unkeyed.runs.foreground).toBe(2);
 
-    const unreadable = new AnswerCache({ dataVersion: () => Promise.reject(new Error('no database')), logger });
+    const unreadable = new TwoTierResponseCache({ dataVersion: () => Promise.reject(new Error('no database')), logger });
     const keyed = countedRequest('graphql\u0000{ a }');
-    await unreadable.lookupOrRun(keyed.lookup);
-    expect(await unreadable.lookupOrRun(keyed.lookup)).toMatchObject({ from: 'run', value: 2 });
+    await unreadable.lookupOrExecute(keyed.lookup);
+    expect(await unreadable.lookupOrExecute(keyed.lookup)).toMatchObject({ from: 'execution', value: 2 });
   });
 
   it('runs one execution for concurrent misses of one key; the others get its answer', async () => {
-    const cache = new AnswerCache({ dataVersion: () => '7', logger });
+    const cache = new TwoTierResponseCache({ dataVersion: () => '7', logger });
     const { lookup, runs } = countedRequest('graphql\u0000{ a }', { runMs: 20 });
-    const answered = await Promise.all(Array.from({ length: 30 }, () => cache.lookupOrRun(lookup)));
+    const answered = await Promise.all(Array.from({ length: 30 }, () => cache.lookupOrExecute(lookup)));
     expect(runs.foreground).toBe(1);
-    expect(answered.filter((a) => a.from === 'run')).toHaveLength(1);
+    expect(answered.filter((a) => a.from === 'execution')).toHaveLength(1);
     expect(new Set(answered.map(bodyOf)).size).toBe(1);
   });
 
   it('lets waiters run their own when the one execution gave nothing shareable (errors)', async () => {
-    const cache = new AnswerCache({ dataVersion: () => '7', logger });
+    const cache = new TwoTierResponseCache({ dataVersion: () => '7', logger });
     const { lookup, runs } = countedRequest('graphql\u0000{ a }', { runMs: 20, shareable: false });
-    const answered = await Promise.all(Array.from({ length: 3 }, () => cache.lookupOrRun(lookup)));
-    expect(answered.every((a) => a.from === 'run')).toBe(true);
+    const answered = await Promise.all(Array.from({ length: 3 }, () => cache.lookupOrExecute(lookup)));
+    expect(answered.every((a) => a.from === 'execution')).toBe(true);
     expect(runs.foreground).toBe(3);
   });
 
   it('serves a stale answer at once while one background run refreshes it, then the fresh one', async () => {
-    const cache = new AnswerCache({ dataVersion: () => '7', logger });
+    const cache = new TwoTierResponseCache({ dataVersion: () => '7', logger });
     const { lookup, runs } = countedRequest('graphql\u0000{ a }', { ttlMs: 100, runMs: 30 });
-    await cache.lookupOrRun(lookup);
+    await cache.lookupOrExecute(lookup);
     await sleep(120);
-    const stale = await Promise.all(Array.from({ length: 5 }, () => cache.lookupOrRun(lookup)));
-    expect(stale.every((a) => a.from === 'cache' && a.stale)).toBe(true);
+    const stale = await Promise.all(Array.from({ length: 5 }, () => cache.lookupOrExecute(lookup)));
+    expect(stale.every((a) => a.from === 'cache' && a.lookup === 'stale')).toBe(true);
     expect(bodyOf(stale[0]!)).toBe('{"data":{"n":1,"background":false}}');
     await sleep(60);
     expect(runs).toMatchObject({ foreground: 1, background: 1 });
-    const fresh = await cache.lookupOrRun(lookup);
-    expect(fresh).toMatchObject({ from: 'cache', stale: false });
+    const fresh = await cache.lookupOrExecute(lookup);
+    expect(fresh).toMatchObject({ from: 'cache', lookup: 'hit' });
     expect(bodyOf(fresh)).toBe('{"data":{"n":1,"background":true}}');
   });
 
   it('does not serve a stale answer where the route says so: it runs again in the foreground', async () => {
-    const cache = new AnswerCache({ dataVersion: () => '7', logger });
+    const cache = new TwoTierResponseCache({ dataVersion: () => '7', logger });
     const { lookup, runs } = countedRequest('ics\u0000when=TODAY', { ttlMs: 50, servesStale: false });
-    await cache.lookupOrRun(lookup);
+    await cache.lookupOrExecute(lookup);
     await sleep(70);
-    expect(await cache.lookupOrRun(lookup)).toMatchObject({ from: 'run', value: 2 });
+    expect(await cache.lookupOrExecute(lookup)).toMatchObject({ from: 'execution', value: 2 });
     expect(runs.background).toBe(0);
   });
 
-  it('answers a fresh answer by its request text without asking the meaning; a stale one only by meaning', async () => {
-    const cache = new AnswerCache({ dataVersion: () => '7', logger });
+  it('answers a fresh answer by its request text without asking its key; a stale one only by key', async () => {
+    const cache = new TwoTierResponseCache({ dataVersion: () => '7', logger });
     const { lookup, runs } = countedRequest('graphql\u0000{ a }', { ttlMs: 100, requestText: '?query=%7B%20a%20%7D' });
-    await cache.lookupOrRun(lookup);
-    expect(runs.meaningAsked).toBe(1);
-    expect(await cache.lookupOrRun(lookup)).toMatchObject({ from: 'cache', stale: false });
-    expect(runs.meaningAsked).toBe(1);
+    await cache.lookupOrExecute(lookup);
+    expect(runs.keyAsked).toBe(1);
+    expect(await cache.lookupOrExecute(lookup)).toMatchObject({ from: 'cache', lookup: 'hit' });
+    expect(runs.keyAsked).toBe(1);
     await sleep(120);
-    expect(await cache.lookupOrRun(lookup)).toMatchObject({ from: 'cache', stale: true });
-    expect(runs.meaningAsked).toBe(2);
+    expect(await cache.lookupOrExecute(lookup)).toMatchObject({ from: 'cache', lookup: 'stale' });
+    expect(runs.keyAsked).toBe(2);
   });
 
   it('keeps nothing larger than the answer bound, and no answer its run says not to keep, yet shares both with concurrent requests', async () => {
-    const cache = new AnswerCache({ dataVersion: () => '7', logger, maxAnswerBytes: 20 });
+    const cache = new TwoTierResponseCache({ dataVersion: () => '7', logger, maxAnswerBytes: 20 });
     const large = countedRequest('graphql\u0000{ large }', { runMs: 20 });
-    const together = await Promise.all([cache.lookupOrRun(large.lookup), cache.lookupOrRun(large.lookup)]);
-    expect(together.map((a) => a.from).sort()).toEqual(['cache', 'run']);
-    await cache.lookupOrRun(large.lookup);
+    const together = await Promise.all([cache.lookupOrExecute(large.lookup), cache.lookupOrExecute(large.lookup)]);
+    expect(together.map((a) => a.from).sort()).toEqual(['cache', 'execution']);
+    await cache.lookupOrExecute(large.lookup);
     expect(large.runs.foreground).toBe(2);
 
-    const roomy = new AnswerCache({ dataVersion: () => '7', logger });
+    const roomy = new TwoTierResponseCache({ dataVersion: () => '7', logger });
     const unkept = countedRequest('graphql\u0000{ area }', { keep: false });
-    await roomy.lookupOrRun(unkept.lookup);
-    await roomy.lookupOrRun(unkept.lookup);
+    await roomy.lookupOrExecute(unkept.lookup);
+    await roomy.lookupOrExecute(unkept.lookup);
     expect(unkept.runs.foreground).toBe(2);
   });
 
   it('holds answers within its byte bound, dropping the least recently used', async () => {
     // Each answer counts its body (~35 bytes) plus 200 of bookkeeping: three fit in 720 bytes, not four.
-    const cache = new AnswerCache({ dataVersion: () => '7', logger, localBytes: 720 });
+    const cache = new TwoTierResponseCache({ dataVersion: () => '7', logger, localBytes: 720 });
     const requests = ['a', 'b', 'c', 'd'].map((name) => countedRequest(`graphql\u0000{ ${name} }`));
-    for (const { lookup } of requests) await cache.lookupOrRun(lookup);
-    expect(await cache.lookupOrRun(requests[3]!.lookup)).toMatchObject({ from: 'cache' });
-    expect(await cache.lookupOrRun(requests[0]!.lookup)).toMatchObject({ from: 'run' });
+    for (const { lookup } of requests) await cache.lookupOrExecute(lookup);
+    expect(await cache.lookupOrExecute(requests[3]!.lookup)).toMatchObject({ from: 'cache' });
+    expect(await cache.lookupOrExecute(requests[0]!.lookup)).toMatchObject({ from: 'execution' });
   });
 });
 
@@ -156,7 +160,7 @@ describe.skipIf(throwawayRedisUnavailable())('response cache over a Redis of its
   const sharedCache = async (namespace: string) => {
     const circuit = await connectRedis(redis.url, logger);
     circuits.push(circuit);
-    return new AnswerCache({ dataVersion: () => '7', shared: circuit, namespace, logger });
+    return new TwoTierResponseCache({ dataVersion: () => '7', shared: circuit, namespace, logger });
   };
 
   it('runs one execution for concurrent misses whose Redis replies arrive in one read', async () => {
@@ -165,7 +169,7 @@ describe.skipIf(throwawayRedisUnavailable())('response cache over a Redis of its
     // Every lookup waits on the paused server; its replies then arrive together, and every request
     // learns of the miss in the same turn of the event loop.
     redis.freeze();
-    const pending = Array.from({ length: 40 }, () => cache.lookupOrRun(lookup));
+    const pending = Array.from({ length: 40 }, () => cache.lookupOrExecute(lookup));
     await sleep(200);
     redis.thaw();
     const answered = await Promise.all(pending);
@@ -177,12 +181,41 @@ describe.skipIf(throwawayRedisUnavailable())('response cache over a Redis of its
     const first = await sharedCache('two-nodes');
     const second = await sharedCache('two-nodes');
     const { lookup, runs } = countedRequest('graphql\u0000{ shared }');
-    const ran = await first.lookupOrRun(lookup);
+    const ran = await first.lookupOrExecute(lookup);
     // The write to Redis is not awaited by the run: give it a moment.
     await sleep(50);
-    const found = await second.lookupOrRun(lookup);
-    expect(found).toMatchObject({ from: 'cache', stale: false });
+    const found = await second.lookupOrExecute(lookup);
+    expect(found).toMatchObject({ from: 'cache', lookup: 'hit' });
     expect(bodyOf(found)).toBe(bodyOf(ran));
     expect(runs.foreground).toBe(1);
+  });
+});
+
+describe('the rules of an answer\'s age', () => {
+  const answer = storedAnswerOfBytes({ body: Buffer.from('{"data":{}}') }, { ttlMs: 10_000, operation: undefined, cdnTags: [], storedAt: 1_000_000 });
+
+  it('is fresh within its TTL, then kept for half as long again, and no longer', () => {
+    expect(isFresh(answer, 1_000_000 + 9_999)).toBe(true);
+    expect(isFresh(answer, 1_000_000 + 10_000)).toBe(false);
+    expect(lifetimeMs(answer.ttlMs)).toBe(15_000);
+    expect(remainingLifetimeMs(answer, 1_000_000 + 14_000)).toBe(1_000);
+    expect(remainingLifetimeMs(answer, 1_000_000 + 15_000)).toBe(0);
+    // A clock that went back counts as age 0, never as more life.
+    expect(answerAge(answer, 999_000)).toEqual({ ageMs: 0, remainingMs: 10_000 });
+  });
+});
+
+describe('the Redis entry of an answer', () => {
+  it('reads back what it wrote, tag and all, and nothing else', () => {
+    const answer = storedAnswerOfBytes(
+      { body: Buffer.from('{"data":{"a":"b c\\nd"}}') },
+      { ttlMs: 60_000, operation: 'Page', cdnTags: ['events', 'event-E-1'], deprecatedUses: ['Filter.sortBy'], storedAt: 1_700_000_000_000 },
+    );
+    const decoded = decodeAnswer(encodeAnswer(answer))!;
+    expect({ ...decoded, body: decoded.body.toString(), tag: decoded.tag }).toEqual({ ...answer, body: answer.body.toString(), tag: answer.tag });
+    const bare = decodeAnswer(encodeAnswer(storedAnswer('{"data":1}', 5, undefined, [])))!;
+    expect([bare.operation, bare.cdnTags, bare.deprecatedUses]).toEqual([undefined, [], undefined]);
+    expect(decodeAnswer(Buffer.from('no bookkeeping line'))).toBeUndefined();
+    expect(decodeAnswer(Buffer.from('x 5 tag - - -\n{}'))).toBeUndefined();
   });
 });
