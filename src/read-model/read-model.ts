@@ -160,12 +160,17 @@ export class ReadModel {
 
   /** A version exists: build it in the background when it is newer than the snapshot. */
   private notice(version: string): void {
+    this.learn(version);
+    this.behind = this.current !== null && this.known !== null && newer(this.known, this.current.version);
+    if (!this.current || newer(version, this.current.version)) void this.build().catch(() => undefined);
+  }
+
+  /** The database holds `version` (noticed, or read by a build): the newest such is `known`, and exported. */
+  private learn(version: string): void {
     if (this.known === null || newer(version, this.known)) {
       this.known = version;
       observeDatabaseDataVersion(version);
     }
-    this.behind = this.current !== null && newer(this.known, this.current.version);
-    if (!this.current || newer(version, this.current.version)) void this.build().catch(() => undefined);
   }
 
   /** Reads the database's version now; requests wait for it when it is newer than the snapshot. */
@@ -207,6 +212,8 @@ export class ReadModel {
           const replaced = previous?.version ?? null;
           const { snapshot, changes } = await loadSnapshotSince(this.db, this.options.clock(), previous);
           const reason: ReadModelBuildReason = replaced === null ? 'start' : replaced === snapshot.version ? 'reread' : 'version';
+          // A build reads the database's version too: the first one is known before any poll.
+          this.learn(snapshot.version);
           if (!this.current || !newer(this.current.version, snapshot.version)) {
             const moved = this.current?.version !== snapshot.version;
             this.current = snapshot;
