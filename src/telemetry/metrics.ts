@@ -281,7 +281,7 @@ export function watchRedis(read: () => boolean | undefined): void {
 // Process-wide, like the counter: one child per outcome, bound once (a lookup is on every request's path).
 const cacheLookupsByOutcome = new Map(CACHE_OUTCOMES.map((outcome) => [outcome, cacheLookups.labels({ outcome })]));
 
-/** The response cache calls this once per lookup. */
+/** Called once per lookup of the response cache, by the writer of the answer (http/stored-answer-writer.ts: only it knows a hit became a 304). */
 export function countCacheLookup(outcome: CacheLookupOutcome): void {
   cacheLookupsByOutcome.get(outcome)!.inc();
 }
