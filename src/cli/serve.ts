@@ -132,7 +132,9 @@ on a listener of its own when METRICS_PORT is set (the API's port then answers i
       if (stopping) return;
       stopping = true;
       const since = Date.now();
-      logger.info({ signal }, 'shutting down: finishing requests in flight (5 s at most), then closing the database');
+      // SHUTDOWN_DELAY_MS: the port keeps answering, /ready at 503, before the drain (shutdown-http-server.ts).
+      const delay = config.SHUTDOWN_DELAY_MS > 0 ? `answering with /ready at 503 for ${config.SHUTDOWN_DELAY_MS / 1000} s, then ` : '';
+      logger.info({ signal }, `shutting down: ${delay}finishing requests in flight (5 s at most), then closing the database`);
       service
         .close()
         .then(() => stopTracing())

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
+import { logLines } from '../support/service-process.js';
 import { createTestDatabase } from '../support/test-database.js';
 import { throwawayVarnishUnavailable } from '../support/throwaway-varnish.js';
 import { rehearsalCalendar, rehearseRollingRestart, type RollingRestart } from '../support/varnish-rolling-restart.js';
@@ -52,6 +53,10 @@ describe.skipIf(unavailable)('a rolling restart of two nodes behind the shipped 
   it('stops each node cleanly (exit 0 after its drain), and both nodes served before and after their restart', () => {
     expect(rehearsal.exits).toEqual([0, 0]);
     for (const node of rehearsal.nodes) {
+      // The stopped process said it answers, unready, for the delay before its drain.
+      expect(logLines(node.processes[0]!.stderr(), 'shutting down').map((line) => line['msg'])).toEqual([
+        'shutting down: answering with /ready at 503 for 3 s, then finishing requests in flight (5 s at most), then closing the database',
+      ]);
       const [before, after] = node.graphqlAnswered();
       expect(before).toBeGreaterThan(20);
       expect(after).toBeGreaterThan(20);
