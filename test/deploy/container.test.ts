@@ -1,5 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { expectKnownSettings } from '../support/deploy-settings.js';
@@ -79,6 +82,7 @@ describe('deploy/container/Dockerfile', () => {
 
 interface ComposeService {
   image?: string;
+  ports?: string[];
   build?: unknown;
   command?: string[];
   environment?: Record<string, string>;
@@ -113,6 +117,32 @@ describe('deploy/container/compose.yaml', () => {
       expect(node.read_only).toBe(true);
     }
     expect(services['migrate']!.environment).toMatchObject({ DATABASE_SERVING_ROLE: 'calendar_serve' });
+  });
+
+  it("points each edge's copy of the shipped VCL at both nodes and lets the nodes' network purge it", () => {
+    const network = (compose as { networks?: { default?: { ipam?: { config?: { subnet?: string }[] } } } }).networks?.default?.ipam?.config?.[0]?.subnet;
+    expect(network).toMatch(/^\d+\.\d+\.\d+\.\d+\/\d+$/);
+    const [address, bits] = network!.split('/');
+    for (const edge of Object.values(services).filter((service) => service.volumes?.some((volume) => volume.startsWith('../varnish/default.vcl:')))) {
+      // The edge's own command, run here on the shipped file (the paths of its container swapped for a temporary folder's).
+      const [shell, flag, script] = edge.command!;
+      expect([shell, flag]).toEqual(['sh', '-c']);
+      const dir = mkdtempSync(join(tmpdir(), 'compose-edge-'));
+      try {
+        const made = script!.split(' && exec ')[0]!.replaceAll('/etc/varnish/shipped.vcl', fileURLToPath(new URL('../../deploy/varnish/default.vcl', import.meta.url))).replaceAll('/var/lib/varnish/', `${dir}/`);
+        execFileSync('sh', ['-c', made]);
+        const vcl = readFileSync(join(dir, 'default.vcl'), 'utf8');
+        expect(/backend node_1 \{[^}]*\.host = "api-1";[^}]*\.port = "4000";/.exec(vcl)).not.toBeNull();
+        expect(/backend node_2 \{[^}]*\.host = "api-2";[^}]*\.port = "4000";/.exec(vcl)).not.toBeNull();
+        const purgers = /acl purgers \{([^}]*)\}/.exec(vcl)![1]!;
+        expect(purgers).toContain(`"${address}"/${bits};`);
+        expect(purgers).toContain('"127.0.0.1";');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    // The nodes purge the edges by their compose names, from that network.
+    expect(services['api-1']!.environment?.['CDN_PURGE_URLS']).toBe('http://edge-1:6081/,http://edge-2:6081/');
   });
 
   it('sets only settings src/config.ts knows on the calendar\'s services', () => {
