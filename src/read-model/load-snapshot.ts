@@ -18,7 +18,7 @@ import {
 } from './calendar-snapshot.js';
 import { GrowingColumn } from './growing-column.js';
 import { readChangesSince, type ChangesSince } from './changes-since.js';
-import { extendSnapshotChangeLog, readSnapshotChangeLog } from './snapshot-change-log.js';
+import { extendSnapshotChangeLog, layerSnapshotChangeLog, readSnapshotChangeLog } from './snapshot-change-log.js';
 import { buildWalkIndexes } from './walk-indexes.js';
 import { fullLayers, maskedBase, type LayeredSnapshot } from './layered-snapshot.js';
 import { SuggestionIndexBuilder } from './suggestion-index.js';
@@ -113,9 +113,10 @@ export async function loadLayeredSnapshot(
     const events = await readEvents(trx, cutoff, catalogue, suggestions, changed);
     const dates = await readDates(trx, cutoff, events, catalogue, changed);
     const { eventIds } = events.snapshot;
-    const extended = await extendSnapshotChangeLog(trx, previous.changeLog, previous.version, eventIds, events.eventIndex);
-    const changeLog = extended ? extended.log : await readSnapshotChangeLog(trx, eventIds, events.eventIndex);
-    const changes = extended ? extended.changes : await readChangesSince(trx, previous.version);
+    // The full build's log shared, the rows since it read (what changed since, not the whole log).
+    const layered = await layerSnapshotChangeLog(trx, full.changeLog, full.version, previous.version, eventIds, events.eventIndex);
+    const changeLog = layered ? layered.log : await readSnapshotChangeLog(trx, eventIds, events.eventIndex);
+    const changes = layered ? layered.changes : await readChangesSince(trx, previous.version);
     return { kind: 'read' as const, version, ids: changed, columns: { ...events.snapshot, ...dates, occurrencesUpTo }, changeLog, readOrder: events.readOrder, changes };
   });
   if (read.kind === 'fallback') return { fallback: read.fallback };
