@@ -14,7 +14,8 @@
  *   RSS meanwhile (VmHWM, reset before each import) against its steady RSS (after start, settled).
  *
  * The same runs first against BENCH_BEFORE_DIR (default /work/before-af9ea4d, a built checkout of the
- * main branch before incremental versions; '' skips it), on the same schema, for the ratios.
+ * main branch before incremental versions; '' skips it), on the same schema, for the ratios. This
+ * checkout's node runs with READ_MODEL_LAYERED=BENCH_LAYERED (default on: versions as layered deltas).
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test taskset -c 1 npx tsx bench/freshness.ts
  *   BENCH_EVENTS=1000000 BENCH_IMPORTS=5 BENCH_CHANGED=1000 BENCH_BEFORE_DIR= ...
@@ -37,6 +38,7 @@ const changedCount = Number(process.env['BENCH_CHANGED'] ?? 1000);
 const thisDir = process.env['BENCH_SERVICE_DIR'] ?? fileURLToPath(new URL('..', import.meta.url));
 const beforeDir = process.env['BENCH_BEFORE_DIR'] ?? '/work/before-af9ea4d';
 const schema = `bench_fresh_${size}`;
+const layered = process.env['BENCH_LAYERED'] ?? 'on';
 const POLL_MS = 20;
 const VISIBLE_TIMEOUT_MS = 180_000;
 
@@ -152,8 +154,8 @@ interface NodeFigures {
   many: ImportFigures[];
 }
 
-async function measureNode(label: string, dir: string): Promise<NodeFigures> {
-  const node = await startPinnedService(dir, { DATABASE_URL: databaseUrl!, DATABASE_SCHEMA: schema, DEMO_EVENTS: '0', LOG_LEVEL: 'info' });
+async function measureNode(label: string, dir: string, env: Record<string, string> = {}): Promise<NodeFigures> {
+  const node = await startPinnedService(dir, { DATABASE_URL: databaseUrl!, DATABASE_SCHEMA: schema, DEMO_EVENTS: '0', LOG_LEVEL: 'info', ...env });
   try {
     await ready(node);
     for (let i = 0; i < 20; i++) await get(node, TOTAL);
@@ -184,7 +186,7 @@ async function measureNode(label: string, dir: string): Promise<NodeFigures> {
 const nodes: NodeFigures[] = [];
 try {
   if (beforeDir !== '') nodes.push(await measureNode('before', beforeDir));
-  nodes.push(await measureNode('this checkout', thisDir));
+  nodes.push(await measureNode(layered === 'on' ? 'this checkout (layered)' : 'this checkout', thisDir, { READ_MODEL_LAYERED: layered }));
 } finally {
   await database.close();
 }

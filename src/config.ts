@@ -123,6 +123,11 @@ const ConfigSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
   /** The response cache (in this process, and in Redis when REDIS_URL is set); off only to measure or debug the pipeline. */
   RESPONSE_CACHE: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  /**
+   * Apply a new data version as layers over the last full build (only what changed is read: issue 42,
+   * docs/performance.md "Fresh at any size"); off: every version is a full build.
+   */
+  READ_MODEL_LAYERED: z.enum(['on', 'off'], { error: 'must be on or off' }).default('off'),
   /** The header that carries CDN tags on cacheable answers (docs/cdn.md); none: no tags sent. */
   CDN_TAG_HEADER: z
     .enum(['Surrogate-Key', 'Cache-Tag', 'Edge-Cache-Tag', 'none'], { error: 'must be Surrogate-Key, Cache-Tag, Edge-Cache-Tag or none' })

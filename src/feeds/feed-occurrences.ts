@@ -3,9 +3,11 @@ import type { Database } from '../db/database.js';
 import type { EventQuery } from '../domain/event-query.js';
 import { DATE_CANCELLED, DATE_NO_END, type CalendarSnapshot, type SnapshotCatalogue } from '../read-model/calendar-snapshot.js';
 import { onOneDataVersion } from '../read-model/data-version-moved.js';
-import { findResultPage } from '../read-model/walk/find-result-page.js';
+import { layeredWordMatches } from '../read-model/calendar-reader.js';
+import { findLayeredPage } from '../read-model/layered-result-page.js';
+import type { LayeredSnapshot } from '../read-model/layered-snapshot.js';
 import type { ReadModel } from '../read-model/read-model.js';
-import { wordMatch, type SearchMode, type WordMatch } from '../read-model/search-matches.js';
+import type { SearchMode } from '../read-model/search-matches.js';
 import { feedEventRecords, type FeedEventRecord } from './feed-records.js';
 
 /** How far ahead a feed looks: dates that start within this many days of now (docs/feeds.md). */
@@ -85,34 +87,42 @@ export function feedOccurrences(model: ReadModel, db: Kysely<Database>, query: E
   );
 }
 
-async function occurrencesOf(snapshot: CalendarSnapshot, db: Kysely<Database>, query: EventQuery): Promise<FeedOccurrences> {
-  const view = everyDateView(snapshot);
+async function occurrencesOf(layers: LayeredSnapshot, db: Kysely<Database>, query: EventQuery): Promise<FeedOccurrences> {
+  // Each layer seen through its every-date view (the views share the layer's columns but `dateDay`).
+  const views: LayeredSnapshot = { ...layers, base: everyDateView(layers.base), delta: layers.delta && everyDateView(layers.delta) };
+  const layerOf = (view: CalendarSnapshot) => (view === views.base ? layers.base : layers.delta!);
   const feed = feedQuery(query);
-  const matches = (mode: SearchMode): Promise<WordMatch[]> => Promise.all(query.searchWords.map((word) => wordMatch(db, snapshot, word, mode)));
-  const walk = (words: readonly WordMatch[]) =>
-    findResultPage(view, { query: feed, words, page: 0, pageSize: MAX_FEED_OCCURRENCES, facets: [], wantsTotal: false });
+  const matches = (mode: SearchMode) => layeredWordMatches(db, layers, query.searchWords, mode);
+  const walk = (words: Awaited<ReturnType<typeof matches>>) =>
+    findLayeredPage(views, { query: feed, words: words.base, page: 0, pageSize: MAX_FEED_OCCURRENCES, facets: [], wantsTotal: false }, words.delta);
   let result = walk(await matches('literal'));
   if (query.searchWords.length > 0 && result.nodes.length === 0) {
     // The API's rule, "a literal match anywhere means no approximate matches", is decided on the
     // API's own result (which may match literally beyond the feed's window): asked for one node.
     const literal = await matches('literal');
-    const api = findResultPage(snapshot, { query, words: literal, page: 0, pageSize: 1, facets: [], wantsTotal: false });
+    const api = findLayeredPage(layers, { query, words: literal.base, page: 0, pageSize: 1, facets: [], wantsTotal: false }, literal.delta);
     if (api.nodes.length === 0) result = walk(await matches('approximate'));
   }
-  const nodes = result.nodes;
-  // The dates' starts, ends, venues and marks are all in the snapshot: only the events are read.
-  const events = await feedEventRecords(db, snapshot, [...new Set(nodes.map((n) => n.event))]);
-  const { eventCategories, categoryIds, dateStart, dateEnds, dateVenue, dateFlags, venueIds } = snapshot;
-  const categoriesOf = new Map<number, string[]>();
-  const occurrences = nodes.map(({ event, date }): FeedOccurrence => {
-    const record = events.get(event);
+  const nodes = result.nodes.map(({ snapshot, event, date }) => ({ snapshot: layerOf(snapshot), event, date }));
+  // The dates' starts, ends, venues and marks are all in the snapshot: only the events are read (per layer).
+  const records = new Map<CalendarSnapshot, Map<number, FeedEventRecord>>();
+  await Promise.all(
+    (layers.delta ? [layers.base, layers.delta] : [layers.base]).map(async (snapshot) => {
+      const events = [...new Set(nodes.filter((n) => n.snapshot === snapshot).map((n) => n.event))];
+      records.set(snapshot, await feedEventRecords(db, snapshot, events));
+    }),
+  );
+  const categoriesOf = new Map<string, string[]>();
+  const occurrences = nodes.map(({ snapshot, event, date }): FeedOccurrence => {
+    const record = records.get(snapshot)?.get(event);
     // The statement read the snapshot's version: a missing record was changed outside an import.
     if (!record) throw new Error(`event ${snapshot.eventIds[event]} changed outside an import (data version ${snapshot.version})`);
-    let categories = categoriesOf.get(event);
+    const { eventCategories, categoryIds, dateStart, dateEnds, dateVenue, dateFlags, venueIds } = snapshot;
+    let categories = categoriesOf.get(record.id);
     if (!categories) {
       categories = [];
       for (let k = eventCategories.offsets[event]!; k < eventCategories.offsets[event + 1]!; k++) categories.push(categoryIds[eventCategories.values[k]!]!);
-      categoriesOf.set(event, categories);
+      categoriesOf.set(record.id, categories);
     }
     const venue = dateVenue[date]!;
     const flags = dateFlags[date]!;
@@ -126,5 +136,5 @@ async function occurrencesOf(snapshot: CalendarSnapshot, db: Kysely<Database>, q
       cancelled: (flags & DATE_CANCELLED) !== 0,
     };
   });
-  return { occurrences, capped: result.hasMore, catalogue: snapshot.catalogue };
+  return { occurrences, capped: result.hasMore, catalogue: layers.catalogue };
 }

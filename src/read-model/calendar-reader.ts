@@ -4,16 +4,17 @@ import type { Database, EventFields, EventRecord, OccurrenceRow } from '../db/da
 import { distanceKm, roundDistanceKm } from '../domain/distance-km.js';
 import type { EventQuery } from '../domain/event-query.js';
 import type { SuggestInput } from '../domain/suggest-input.js';
-import { EVENT_SUPER, eventIndexOf, isEventPublished, upcomingDatesOf, type CalendarSnapshot, type SnapshotCatalogue } from './calendar-snapshot.js';
+import { EVENT_SUPER, isEventPublished, upcomingDatesOf, type CalendarSnapshot, type SnapshotCatalogue } from './calendar-snapshot.js';
 import { onOneDataVersion } from './data-version-moved.js';
 import type { DateColumn } from './date-columns.js';
 import { dateRecordsAt } from './date-records.js';
 import { eventRecordsAt } from './event-records.js';
+import { findLayeredPage } from './layered-result-page.js';
+import { layeredEventOf, type LayeredSnapshot } from './layered-snapshot.js';
 import { listInTurns } from './list-in-turns.js';
 import type { ReadModel } from './read-model.js';
-import { wordMatches } from './search-matches.js';
+import { layeredWordMatch, wordMatches, type SearchMode, type WordMatch } from './search-matches.js';
 import { findSuggestions } from './suggestions.js';
-import { findResultPage } from './walk/find-result-page.js';
 import type { FacetCount, FacetKind } from './walk/result-page.js';
 
 /**
@@ -85,19 +86,32 @@ const AREA_READ_CHUNK = 2500;
  */
 const AREA_TURN_CHUNK = 500;
 
+/** A node to read: an event and a date of one layer of the version (layered-snapshot.ts). */
 interface NodeRef {
+  snapshot: CalendarSnapshot;
   event: number;
   date: number;
   groupedDay: number | null;
 }
 
+/** The search words matched in each layer (`layeredWordMatch`): one statement per word. */
+export async function layeredWordMatches(
+  db: Kysely<Database>,
+  layers: LayeredSnapshot,
+  words: readonly string[],
+  mode: SearchMode,
+): Promise<{ base: WordMatch[]; delta: WordMatch[] }> {
+  const matches = await Promise.all(words.map((word) => layeredWordMatch(db, layers, word, mode)));
+  return { base: matches.map((m) => m.base), delta: matches.flatMap((m) => (m.delta ? [m.delta] : [])) };
+}
+
 /**
- * What one request reads of the calendar. Every answer comes from one snapshot of the read model
- * (pinned for the request) and records of that same data version: when an import lands in
- * between, the part being answered starts over on the new snapshot.
+ * What one request reads of the calendar. Every answer comes from one version of the read model
+ * (its layers, pinned for the request: layered-snapshot.ts) and records of that same data version:
+ * when an import lands in between, the part being answered starts over on the new version.
  */
 export class CalendarReader {
-  private pinned: Promise<CalendarSnapshot> | null = null;
+  private pinned: Promise<LayeredSnapshot> | null = null;
 
   constructor(
     private readonly model: ReadModel,
@@ -112,19 +126,21 @@ export class CalendarReader {
 
   /** A page of `events`, its total and facets. */
   eventsPage(request: EventsPageRequest): Promise<EventsPage> {
-    return this.consistently(async (snapshot) => {
+    return this.consistently(async (layers) => {
       const q = request.query;
-      let result = findResultPage(snapshot, { ...request, words: await wordMatches(this.db, snapshot, q.searchWords, 'literal') });
+      const pageOf = async (mode: SearchMode) => {
+        const words = await layeredWordMatches(this.db, layers, q.searchWords, mode);
+        return findLayeredPage(layers, { ...request, words: words.base }, words.delta);
+      };
+      let result = await pageOf('literal');
       // "A literal match anywhere means no approximate matches."
-      if (q.searchWords.length > 0 && result.totalCount === 0) {
-        result = findResultPage(snapshot, { ...request, words: await wordMatches(this.db, snapshot, q.searchWords, 'approximate') });
-      }
-      const refs = result.nodes.map(({ event, date }) => ({ event, date, groupedDay: q.groupByDay ? snapshot.dateDay[date]! : null }));
-      const nodes = await this.loadNodes(snapshot, refs, request);
+      if (q.searchWords.length > 0 && result.totalCount === 0) result = await pageOf('approximate');
+      const refs = result.nodes.map(({ snapshot, event, date }) => ({ snapshot, event, date, groupedDay: q.groupByDay ? snapshot.dateDay[date]! : null }));
+      const nodes = await this.loadNodes(layers, refs, request);
       const near = q.near;
       if (near) {
-        // Every node passed `near`, so its date has a venue with a location.
-        refs.forEach(({ date }, i) => {
+        // Every node passed `near`, so its date has a venue with a location (the layers share the venues).
+        refs.forEach(({ snapshot, date }, i) => {
           const venue = snapshot.dateVenue[date]!;
           const km = distanceKm(near.latitude, near.longitude, snapshot.venueLatitudes[venue]!, snapshot.venueLongitudes[venue]!);
           nodes[i]!.distanceKm = roundDistanceKm(km);
@@ -144,7 +160,10 @@ export class CalendarReader {
    * titles and slugs read at the snapshot's version (one statement, for the few events suggested).
    */
   suggest(input: SuggestInput): Promise<Suggestion[]> {
-    return this.consistently(async (snapshot) => {
+    return this.consistently(async (layers) => {
+      // Typeahead is not answered from layers yet: a version with a delta is compacted (a full build of
+      // it) first, and a newer version met meanwhile makes the request start over on it.
+      const snapshot = await this.model.fullBuildOf(layers);
       const words = input.queries.filter.searchWords;
       // Both phases of `searchTerm` read before counting: each suggestion's total may need either.
       const [literal, approximate] =
@@ -187,7 +206,7 @@ export class CalendarReader {
    * events without one, unpublished or unknown are left out.
    */
   upcomingNodes(eventIds: readonly string[], options: NodeOptions): Promise<CalendarNode[]> {
-    return this.consistently((snapshot) => this.upcomingNodesAt(snapshot, eventIds, options));
+    return this.consistently((layers) => this.upcomingNodesAt(layers, eventIds, options));
   }
 
   /**
@@ -195,29 +214,32 @@ export class CalendarReader {
    * from the snapshot and the nodes it reads are of one data version. When an import lands in between
    * (or `work` throws DataVersionMoved), the whole of `work` starts over on a newer snapshot.
    */
-  atOneSnapshot<T>(work: (snapshot: CalendarSnapshot, upcomingNodes: (eventIds: readonly string[], options: NodeOptions) => Promise<CalendarNode[]>) => Promise<T>): Promise<T> {
-    return this.consistently((snapshot) => work(snapshot, (eventIds, options) => this.upcomingNodesAt(snapshot, eventIds, options)));
+  atOneSnapshot<T>(work: (snapshot: LayeredSnapshot, upcomingNodes: (eventIds: readonly string[], options: NodeOptions) => Promise<CalendarNode[]>) => Promise<T>): Promise<T> {
+    return this.consistently((layers) => work(layers, (eventIds, options) => this.upcomingNodesAt(layers, eventIds, options)));
   }
 
-  private upcomingNodesAt(snapshot: CalendarSnapshot, eventIds: readonly string[], options: NodeOptions): Promise<CalendarNode[]> {
+  private upcomingNodesAt(layers: LayeredSnapshot, eventIds: readonly string[], options: NodeOptions): Promise<CalendarNode[]> {
     const refs: NodeRef[] = [];
     for (const id of eventIds) {
-      const ref = this.upcomingRef(snapshot, eventIndexOf(snapshot, id));
+      const found = layeredEventOf(layers, id);
+      const ref = found && this.upcomingRef(found.snapshot, found.event);
       if (ref) refs.push(ref);
     }
-    return this.loadNodes(snapshot, refs, options);
+    return this.loadNodes(layers, refs, options);
   }
 
   /** Container events with a date that has not ended, chronological. */
   upcomingSuperEvents(options: NodeOptions): Promise<CalendarNode[]> {
-    return this.consistently(async (snapshot) => {
+    return this.consistently(async (layers) => {
       const refs: NodeRef[] = [];
-      for (let e = 0; e < snapshot.eventIds.length; e++) {
-        if ((snapshot.eventFlags[e]! & EVENT_SUPER) === 0) continue;
-        const ref = this.upcomingRef(snapshot, e);
-        if (ref) refs.push(ref);
+      for (const snapshot of layersOf(layers)) {
+        for (let e = 0; e < snapshot.eventIds.length; e++) {
+          if ((snapshot.eventFlags[e]! & EVENT_SUPER) === 0) continue;
+          const ref = this.upcomingRef(snapshot, e);
+          if (ref) refs.push(ref);
+        }
       }
-      return this.loadNodes(snapshot, chronological(snapshot, refs), options);
+      return this.loadNodes(layers, refs.sort(listingOrder), options);
     });
   }
 
@@ -233,28 +255,28 @@ export class CalendarReader {
    * AREA_TURN_CHUNK at a time, one turn of the event loop each, so other requests interleave.
    */
   async eventsInArea(box: Box, options: NodeOptions): Promise<(CalendarNode | Promise<CalendarNode>)[]> {
-    let found: { snapshot: CalendarSnapshot; refs: NodeRef[] } | undefined;
-    const refsOf = (snapshot: CalendarSnapshot) => {
-      if (found?.snapshot !== snapshot) found = { snapshot, refs: this.areaRefs(snapshot, box) };
+    let found: { layers: LayeredSnapshot; refs: NodeRef[] } | undefined;
+    const refsOf = (layers: LayeredSnapshot) => {
+      if (found?.layers !== layers) found = { layers, refs: mergedInListingOrder(layersOf(layers).map((snapshot) => this.areaRefs(snapshot, box))) };
       return found.refs;
     };
-    const small = await this.consistently(async (snapshot) => {
-      const refs = refsOf(snapshot);
-      return refs.length <= LARGE_AREA_ANSWER ? this.loadNodes(snapshot, refs, options) : null;
+    const small = await this.consistently(async (layers) => {
+      const refs = refsOf(layers);
+      return refs.length <= LARGE_AREA_ANSWER ? this.loadNodes(layers, refs, options) : null;
     });
     if (small) return small;
     const release = await this.model.largeAreaAnswers.enter();
     try {
       // The snapshot may have moved while waiting: the refs are found again then.
-      const nodes = await this.consistently(async (snapshot) => {
-        const refs = refsOf(snapshot);
+      const nodes = await this.consistently(async (layers) => {
+        const refs = refsOf(layers);
         const chunks: NodeRef[][] = [];
         for (let start = 0; start < refs.length; start += AREA_READ_CHUNK) chunks.push(refs.slice(start, start + AREA_READ_CHUNK));
         // Two chunks in flight: the database reads the next while this process parses the last.
         const read: CalendarNode[][] = new Array<CalendarNode[]>(chunks.length);
         let next = 0;
         const reader = async () => {
-          for (let k = next++; k < chunks.length; k = next++) read[k] = await this.loadNodes(snapshot, chunks[k]!, options);
+          for (let k = next++; k < chunks.length; k = next++) read[k] = await this.loadNodes(layers, chunks[k]!, options);
         };
         await Promise.all([reader(), reader()]);
         return read.flat();
@@ -306,7 +328,7 @@ export class CalendarReader {
     let at = 0;
     for (let i = 0; i < dateOrder.length && at < count; i++) {
       const date = dateOrder[i]!;
-      if (promoted[date] === 1) refs[at++] = { event: dateEvent[date]!, date, groupedDay: null };
+      if (promoted[date] === 1) refs[at++] = { snapshot, event: dateEvent[date]!, date, groupedDay: null };
     }
     return refs;
   }
@@ -315,11 +337,26 @@ export class CalendarReader {
     const now = this.now.getTime();
     if (event < 0 || !isEventPublished(snapshot, event, now)) return null;
     const [next] = upcomingDatesOf(snapshot, event, now);
-    return next === undefined ? null : { event, date: next, groupedDay: null };
+    return next === undefined ? null : { snapshot, event, date: next, groupedDay: null };
   }
 
-  /** The records of the nodes (and of their later dates), in one wave of two statements. */
-  private async loadNodes(snapshot: CalendarSnapshot, refs: readonly NodeRef[], options: NodeOptions): Promise<CalendarNode[]> {
+  /** The records of the nodes (and of their later dates), in one wave of two statements per layer. */
+  private async loadNodes(layers: LayeredSnapshot, refs: readonly NodeRef[], options: NodeOptions): Promise<CalendarNode[]> {
+    const { base, delta } = layers;
+    if (!delta || refs.every((ref) => ref.snapshot === base)) return this.loadLayerNodes(base, refs, options);
+    if (refs.every((ref) => ref.snapshot === delta)) return this.loadLayerNodes(delta, refs, options);
+    const [fromBase, fromDelta] = await Promise.all([
+      this.loadLayerNodes(base, refs.filter((ref) => ref.snapshot === base), options),
+      this.loadLayerNodes(delta, refs.filter((ref) => ref.snapshot === delta), options),
+    ]);
+    let b = 0;
+    let d = 0;
+    return refs.map((ref) => (ref.snapshot === base ? fromBase[b++]! : fromDelta[d++]!));
+  }
+
+  /** `loadNodes` of refs of one layer. */
+  private async loadLayerNodes(snapshot: CalendarSnapshot, refs: readonly NodeRef[], options: NodeOptions): Promise<CalendarNode[]> {
+    if (refs.length === 0) return [];
     const now = this.now.getTime();
     const laterDates = refs.map((ref) => {
       if (!options.repetitions) return null;
@@ -356,7 +393,7 @@ export class CalendarReader {
     return nodes;
   }
 
-  private snapshot(): Promise<CalendarSnapshot> {
+  private snapshot(): Promise<LayeredSnapshot> {
     this.pinned ??= this.model.snapshot();
     this.pinned.catch(() => {
       this.pinned = null;
@@ -364,7 +401,7 @@ export class CalendarReader {
     return this.pinned;
   }
 
-  private consistently<T>(work: (snapshot: CalendarSnapshot) => Promise<T>): Promise<T> {
+  private consistently<T>(work: (layers: LayeredSnapshot) => Promise<T>): Promise<T> {
     return onOneDataVersion(
       async () => work(await this.snapshot()),
       (moved) => {
@@ -375,7 +412,28 @@ export class CalendarReader {
   }
 }
 
-/** By the promoted date's start, then event id (event numbers follow ids). */
-function chronological(snapshot: CalendarSnapshot, refs: NodeRef[]): NodeRef[] {
-  return refs.sort((a, b) => snapshot.dateStart[a.date]! - snapshot.dateStart[b.date]! || a.event - b.event);
+/** The layers holding events: the base, and the delta when there is one. */
+function layersOf(layers: LayeredSnapshot): CalendarSnapshot[] {
+  return layers.delta ? [layers.base, layers.delta] : [layers.base];
+}
+
+/** The listing order across layers: by the date's start, then event id (code-unit order), then date id. */
+function listingOrder(a: NodeRef, b: NodeRef): number {
+  const byStart = a.snapshot.dateStart[a.date]! - b.snapshot.dateStart[b.date]!;
+  if (byStart !== 0) return byStart;
+  const aId = a.snapshot.eventIds[a.event]!;
+  const bId = b.snapshot.eventIds[b.event]!;
+  if (aId !== bId) return aId < bId ? -1 : 1;
+  return a.snapshot.dateId[a.date]! - b.snapshot.dateId[b.date]!;
+}
+
+/** Lists each in listing order, merged into one (a single list as it is). */
+function mergedInListingOrder(lists: NodeRef[][]): NodeRef[] {
+  if (lists.length === 1) return lists[0]!;
+  const [a, b] = lists as [NodeRef[], NodeRef[]];
+  const merged: NodeRef[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) merged.push(j >= b.length || (i < a.length && listingOrder(a[i]!, b[j]!) <= 0) ? a[i++]! : b[j++]!);
+  return merged;
 }

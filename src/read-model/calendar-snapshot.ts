@@ -180,6 +180,12 @@ export interface CalendarSnapshot {
   dateMinute: Uint16Array;
   dateFlags: Uint8Array;
 
+  /**
+   * The highest `occurrences.id` in its view (0: none). Ids are a sequence and an import rewrites the
+   * dates of every event it lists, changed or not: the events with a date above it are those an import
+   * rewrote since (layered-snapshot.ts), whether or not the change log counts them as changed.
+   */
+  occurrencesUpTo: number;
   /** `event_changes` of this version: what `changes` lists in a round's data phase. */
   changeLog: SnapshotChangeLog;
 

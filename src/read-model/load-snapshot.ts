@@ -11,13 +11,16 @@ import {
   MODE_OFFLINE,
   MODE_ONLINE,
   MODE_OTHER,
+  eventIndexOf,
   type CalendarSnapshot,
   type PackedLists,
+  type SnapshotCatalogue,
 } from './calendar-snapshot.js';
 import { GrowingColumn } from './growing-column.js';
 import { readChangesSince, type ChangesSince } from './changes-since.js';
-import { extendSnapshotChangeLog, readSnapshotChangeLog } from './snapshot-change-log.js';
+import { extendSnapshotChangeLog, layerSnapshotChangeLog, readSnapshotChangeLog } from './snapshot-change-log.js';
 import { buildWalkIndexes } from './walk-indexes.js';
+import { fullLayers, maskedBase, type LayeredSnapshot } from './layered-snapshot.js';
 import { SuggestionIndexBuilder } from './suggestion-index.js';
 
 /**
@@ -28,6 +31,11 @@ export const RETAINED_ENDED_MS = 24 * 60 * 60 * 1000;
 
 /** Rows per statement while reading events and dates: bounds the rows held at once at any size. */
 const ROWS_PER_READ = 50_000;
+
+/** Runs `work` in one read-only repeatable-read transaction: one consistent view of every table, one data version. */
+function inOneView<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work);
+}
 
 /**
  * Reads one data version whole, in one read-only repeatable-read transaction (one consistent view
@@ -50,26 +58,124 @@ export async function loadSnapshotSince(
 ): Promise<{ snapshot: CalendarSnapshot; changes: ChangesSince | null }> {
   const cutoff = new Date(now.getTime() - RETAINED_ENDED_MS);
   const suggestions = new SuggestionIndexBuilder();
-  const read = await db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .setAccessMode('read only')
-    .execute(async (trx) => {
-      const { version } = await trx.selectFrom('calendar_state').select('version').executeTakeFirstOrThrow();
-      const catalogue = await readCatalogue(trx);
-      const events = await readEvents(trx, cutoff, catalogue, suggestions);
-      const dates = await readDates(trx, cutoff, events, catalogue);
-      const { eventIds } = events.snapshot;
-      // Not from an older version (a read replica behind the one `previous` came from): its log is no prefix of that one's.
-      const fromPrevious = previous !== null && BigInt(version) >= BigInt(previous.version);
-      const extended = fromPrevious ? await extendSnapshotChangeLog(trx, previous.changeLog, previous.version, eventIds, events.eventIndex) : null;
-      const changeLog = extended ? extended.log : await readSnapshotChangeLog(trx, eventIds, events.eventIndex);
-      const changes = extended ? extended.changes : previous && (await readChangesSince(trx, previous.version));
-      return { version: String(version), columns: { ...catalogue.snapshot, ...events.snapshot, ...dates }, changeLog, readOrder: events.readOrder, changes };
-    });
+  const read = await inOneView(db, async (trx) => {
+    const { version } = await trx.selectFrom('calendar_state').select('version').executeTakeFirstOrThrow();
+    const occurrencesUpTo = await highestOccurrenceId(trx);
+    const catalogue = await readCatalogue(trx);
+    const events = await readEvents(trx, cutoff, catalogue, suggestions);
+    const dates = await readDates(trx, cutoff, events, catalogue);
+    const { eventIds } = events.snapshot;
+    // Not from an older version (a read replica behind the one `previous` came from): its log is no prefix of that one's.
+    const fromPrevious = previous !== null && BigInt(version) >= BigInt(previous.version);
+    const extended = fromPrevious ? await extendSnapshotChangeLog(trx, previous.changeLog, previous.version, eventIds, events.eventIndex) : null;
+    const changeLog = extended ? extended.log : await readSnapshotChangeLog(trx, eventIds, events.eventIndex);
+    const changes = extended ? extended.changes : previous && (await readChangesSince(trx, previous.version));
+    return { version: String(version), columns: { ...catalogue.snapshot, ...events.snapshot, ...dates, occurrencesUpTo }, changeLog, readOrder: events.readOrder, changes };
+  });
   // Built once the transaction is over: it reads nothing more.
   const snapshot = { version: read.version, ...read.columns, changeLog: read.changeLog, suggestions: suggestions.build(read.columns, read.readOrder, cutoff.getTime()) };
   return { snapshot, changes: read.changes };
+}
+
+/** Why a newer version could not be layered on the last full build: a full build is needed. */
+export type LayeredFallback = 'catalogue' | 'older-version';
+
+/**
+ * The newest data version as layers over `previous`'s full build (layered-snapshot.ts), read in one
+ * read-only repeatable-read transaction: the version, the catalogue (a change of it falls back to a
+ * full build: it renumbers or relabels what every layer shares), the ids `event_changes` logged after
+ * the full build's version (one row per id: its last change), and those events' records and dates as
+ * a delta built by the same code as a full build, restricted to them, at the full build's clock (its
+ * cutoff: `suggestions.publishingHorizon`), so that the layers are exactly a full build at that clock.
+ * Costs what changed since the full build, not what the calendar holds. The same version again is
+ * `previous` itself.
+ */
+export async function loadLayeredSnapshot(
+  db: Kysely<Database>,
+  previous: LayeredSnapshot,
+): Promise<{ layered: LayeredSnapshot; changes: ChangesSince } | { fallback: LayeredFallback }> {
+  const full = previous.full;
+  const cutoff = new Date(full.suggestions.publishingHorizon);
+  const suggestions = new SuggestionIndexBuilder();
+  const read = await inOneView(db, async (trx) => {
+    const { version: read } = await trx.selectFrom('calendar_state').select('version').executeTakeFirstOrThrow();
+    const version = String(read);
+    if (BigInt(version) < BigInt(previous.version)) return { kind: 'fallback' as const, fallback: 'older-version' as const };
+    if (version === previous.version) return { kind: 'same' as const };
+    const catalogue = await readCatalogue(trx);
+    if (!sameCatalogue(catalogue.snapshot.catalogue, full.catalogue)) return { kind: 'fallback' as const, fallback: 'catalogue' as const };
+    const occurrencesUpTo = await highestOccurrenceId(trx);
+    // Changed or removed by the log, or rewritten by an import that listed them unchanged (their dates then have new ids).
+    const { rows } = await sql<{ event_id: string }>`
+      select event_id from event_changes where version > ${full.version}::bigint
+      union select event_id from occurrences where id > ${String(full.occurrencesUpTo)}::bigint`.execute(trx);
+    const changed = rows.map((r) => r.event_id);
+    const events = await readEvents(trx, cutoff, catalogue, suggestions, changed);
+    const dates = await readDates(trx, cutoff, events, catalogue, changed);
+    const { eventIds } = events.snapshot;
+    // The full build's log shared, the rows since it read (what changed since, not the whole log).
+    const layered = await layerSnapshotChangeLog(trx, full.changeLog, full.version, previous.version, eventIds, events.eventIndex);
+    const changeLog = layered ? layered.log : await readSnapshotChangeLog(trx, eventIds, events.eventIndex);
+    const changes = layered ? layered.changes : await readChangesSince(trx, previous.version);
+    return { kind: 'read' as const, version, ids: changed, columns: { ...events.snapshot, ...dates, occurrencesUpTo }, changeLog, readOrder: events.readOrder, changes };
+  });
+  if (read.kind === 'fallback') return { fallback: read.fallback };
+  if (read.kind === 'same') return { layered: previous, changes: { since: previous.version, changedEvents: 0, removedEvents: 0 } };
+  // The catalogue is the full build's (the same rows): its columns are shared, its numbering is the delta's.
+  const catalogueColumns: CatalogueColumns = full;
+  const columns = { ...pickCatalogueColumns(catalogueColumns), ...read.columns };
+  const delta: CalendarSnapshot = {
+    version: read.version,
+    ...columns,
+    changeLog: read.changeLog,
+    suggestions: suggestions.build(columns, read.readOrder, cutoff.getTime()),
+  };
+  const masked: number[] = [];
+  for (const id of read.ids) {
+    const event = eventIndexOf(full, id);
+    if (event >= 0) masked.push(event);
+  }
+  const mask = Uint32Array.from(masked).sort();
+  const layered: LayeredSnapshot = {
+    ...fullLayers(full),
+    version: read.version,
+    base: maskedBase(full, mask, read.version, read.changeLog),
+    delta,
+    masked: mask.length,
+    changeLog: read.changeLog,
+  };
+  return { layered, changes: read.changes };
+}
+
+/** The highest `occurrences.id` in the transaction's view (0 without dates): see CalendarSnapshot.occurrencesUpTo. */
+async function highestOccurrenceId(trx: Transaction<Database>): Promise<number> {
+  const { rows } = await sql<{ top: number }>`select coalesce(max(id), 0)::float8 as top from occurrences`.execute(trx);
+  return Number(rows[0]?.top ?? 0);
+}
+
+/** Whether two catalogues hold the same venue, organizer and category rows (so number and label them alike). */
+function sameCatalogue(a: SnapshotCatalogue, b: SnapshotCatalogue): boolean {
+  return (
+    JSON.stringify(a.venuesByName) === JSON.stringify(b.venuesByName) &&
+    JSON.stringify(a.organizersByName) === JSON.stringify(b.organizersByName) &&
+    JSON.stringify(a.categories) === JSON.stringify(b.categories)
+  );
+}
+
+function pickCatalogueColumns(c: CatalogueColumns): CatalogueColumns {
+  return {
+    catalogue: c.catalogue,
+    venueIds: c.venueIds,
+    venueBySlug: c.venueBySlug,
+    venueFoldedNames: c.venueFoldedNames,
+    venueMunicipalities: c.venueMunicipalities,
+    venuePostalCodes: c.venuePostalCodes,
+    venueLatitudes: c.venueLatitudes,
+    venueLongitudes: c.venueLongitudes,
+    organizerIds: c.organizerIds,
+    organizerBySlug: c.organizerBySlug,
+    organizerFoldedNames: c.organizerFoldedNames,
+  };
 }
 
 type CatalogueColumns = Pick<
@@ -238,7 +344,13 @@ function permuted<T extends Float64Array | Int32Array | Uint8Array>(column: T, o
   return result;
 }
 
-async function readEvents(trx: Transaction<Database>, cutoff: Date, catalogue: CatalogueRead, suggestions: SuggestionIndexBuilder): Promise<EventsRead> {
+async function readEvents(
+  trx: Transaction<Database>,
+  cutoff: Date,
+  catalogue: CatalogueRead,
+  suggestions: SuggestionIndexBuilder,
+  only: readonly string[] | null = null,
+): Promise<EventsRead> {
   const categories = new KeyNumbers();
   // Listed categories first, so that their numbers follow the calendar's order.
   for (const c of catalogue.snapshot.catalogue.categories) categories.numberOf(c.id);
@@ -272,6 +384,7 @@ async function readEvents(trx: Transaction<Database>, cutoff: Date, catalogue: C
         sql<string[]>`coalesce((select array_agg(eo.organizer_id order by eo.position) from event_organizers eo where eo.event_id = e.id), '{}')`.as('organizer_ids'),
       ])
       .where('e.last_ends_at', '>', cutoff)
+      .$if(only !== null, (q) => q.where(sql<boolean>`e.id = any(${only}::text[])`))
       .$if(after !== null, (q) => q.where('e.id', '>', after!))
       .orderBy('e.id')
       .limit(ROWS_PER_READ)
@@ -349,7 +462,13 @@ interface DateRow {
   no_end: boolean;
 }
 
-async function readDates(trx: Transaction<Database>, cutoff: Date, events: EventsRead, catalogue: CatalogueRead): Promise<DateColumns> {
+async function readDates(
+  trx: Transaction<Database>,
+  cutoff: Date,
+  events: EventsRead,
+  catalogue: CatalogueRead,
+  only: readonly string[] | null = null,
+): Promise<DateColumns> {
   const start = new GrowingColumn(new Float64Array(0), (s) => new Float64Array(s));
   const ends = new GrowingColumn(new Float64Array(0), (s) => new Float64Array(s));
   const event = new GrowingColumn(new Uint32Array(0), (s) => new Uint32Array(s));
@@ -374,6 +493,7 @@ async function readDates(trx: Transaction<Database>, cutoff: Date, events: Event
         sql<boolean>`o.end_at is null`.as('no_end'),
       ])
       .where('o.ends_at', '>', cutoff)
+      .$if(only !== null, (q) => q.where(sql<boolean>`o.event_id = any(${only}::text[])`))
       .where('o.id', '>', after)
       .orderBy('o.id')
       .limit(ROWS_PER_READ)

@@ -5,8 +5,11 @@ import type { Database } from '../db/database.js';
 import { newerDataVersion as newer, readDataVersion } from '../db/repositories/calendar-state.js';
 import type { Logger } from '../logger.js';
 import { typedArrayBytes, type CalendarSnapshot } from './calendar-snapshot.js';
+import type { ChangesSince } from './changes-since.js';
+import { DataVersionMoved } from './data-version-moved.js';
 import { LargeAnswerGate } from './large-answer-gate.js';
-import { loadSnapshotSince, RETAINED_ENDED_MS } from './load-snapshot.js';
+import { fullLayers, type LayeredSnapshot } from './layered-snapshot.js';
+import { loadLayeredSnapshot, loadSnapshotSince, RETAINED_ENDED_MS } from './load-snapshot.js';
 import { countReadModelBuild, observeDatabaseDataVersion, observeReadModelBuild, type ReadModelBuildReason } from '../telemetry/metrics.js';
 
 export interface ReadModelOptions {
@@ -28,7 +31,27 @@ export interface ReadModelOptions {
    * read afresh, dropping the dates that ended meanwhile. @default RETAINED_ENDED_MS (a day)
    */
   rereadAfterMs?: number | undefined;
+  /**
+   * Apply a newer version as layers over the last full build (layered-snapshot.ts: what changed since,
+   * masked out of it and read into a small delta) rather than a full build. @default false
+   */
+  layered?: boolean | undefined;
+  /**
+   * Layered: a full build (compaction) runs instead once the delta would hold more events than this
+   * (changed, removed or rewritten since the last full build). @default DELTA_MOST_EVENTS
+   */
+  deltaMostEvents?: number | undefined;
 }
+
+/**
+ * Layered versions: most events a delta holds before a compaction (a full build) runs instead. Each
+ * answer walks the delta besides the base and pages ask each layer for (page + 1) · pageSize nodes, so
+ * a delta should stay small beside the base; this bound is provisional (docs/performance.md).
+ */
+export const DELTA_MOST_EVENTS = 5000;
+
+/** Why a full build or a delta was built (the `read model built` line's `reason`, the builds counter's label). */
+type BuildIntent = 'newest' | 'reread' | 'compact';
 
 /**
  * The calendar's data version, watched, and the snapshot of it that requests read (one data
@@ -39,7 +62,7 @@ export interface ReadModelOptions {
  * in at once; the old one is released when its last request is done.
  */
 export class ReadModel {
-  private current: CalendarSnapshot | null = null;
+  private current: LayeredSnapshot | null = null;
   /** When (performance.now()) the current snapshot was read. */
   private builtAt = 0;
   /** Newest version known to exist. */
@@ -48,7 +71,11 @@ export class ReadModel {
   private behind = false;
   /** Requests wait for a snapshot at least this new (in-process imports, a moved statement). */
   private required: string | null = null;
-  private building: Promise<CalendarSnapshot> | null = null;
+  private building: Promise<LayeredSnapshot> | null = null;
+  /** A full build asked while another build ran, to run after it (one, however many ask). */
+  private fullBuildNext: Promise<LayeredSnapshot> | null = null;
+  /** What the running build was asked. */
+  private buildingIntent: BuildIntent = 'newest';
   private poller: NodeJS.Timeout | undefined;
   private stopListening: (() => Promise<void>) | undefined;
   private readonly unsubscribeImports: (() => void) | undefined;
@@ -142,7 +169,7 @@ export class ReadModel {
    * The snapshot to answer from: the current one, unless none exists yet or a version this process
    * must see (an import it ran, a newer version a statement saw) is not built yet.
    */
-  async snapshot(): Promise<CalendarSnapshot> {
+  async snapshot(): Promise<LayeredSnapshot> {
     for (let round = 1; ; round++) {
       const current = this.current;
       if (current && (this.required === null || !newer(this.required, current.version))) return current;
@@ -150,6 +177,21 @@ export class ReadModel {
       const built = await this.build();
       if (round >= 3) return built;
     }
+  }
+
+  /**
+   * A full build of the version `layers` holds, for the answers not read from layers (typeahead): the
+   * full build itself when nothing is layered over it, else a compaction (a full build, awaited). When
+   * the compaction reads a newer version, DataVersionMoved: the request starts over on it.
+   */
+  async fullBuildOf(layers: LayeredSnapshot): Promise<CalendarSnapshot> {
+    if (layers.base === layers.full) return layers.full;
+    // Another request may have had it compacted already.
+    const current = this.current;
+    if (current && current.version === layers.version && current.base === current.full) return current.full;
+    const built = await this.build('compact');
+    if (built.version !== layers.version || built.base !== built.full) throw new DataVersionMoved(built.version);
+    return built.full;
   }
 
   /** Requests from now on wait for `version` (or newer). */
@@ -189,7 +231,7 @@ export class ReadModel {
       // dates long past would pile up in every walk. Read the same version afresh once a day. Real
       // time, not the service clock: a clock a test sets back and forth must not drop dates it needs.
       const rereadAfterMs = this.options.rereadAfterMs ?? RETAINED_ENDED_MS;
-      if (this.current && !this.building && performance.now() - this.builtAt >= rereadAfterMs) void this.build().catch(() => undefined);
+      if (this.current && !this.building && performance.now() - this.builtAt >= rereadAfterMs) void this.build('reread').catch(() => undefined);
     } catch {
       // The database health reports outages; the next poll tries again.
     }
@@ -199,53 +241,100 @@ export class ReadModel {
     return readDataVersion(this.db);
   }
 
-  /** Builds the newest version (one build at a time; a build started meanwhile is followed by another). */
-  private build(): Promise<CalendarSnapshot> {
-    this.building ??= (async () => {
+  /**
+   * Builds the newest version (one build at a time; a build started meanwhile is followed by another):
+   * as layers over the current full build when `layered` is on and nothing calls for a full one, else
+   * a full build. `intent`: a compaction or the daily re-read ask a full build even of the same version.
+   */
+  private build(intent: BuildIntent = 'newest'): Promise<LayeredSnapshot> {
+    if (this.building) {
+      // A full build running (a compaction, the re-read) serves a compaction too.
+      if (intent === 'newest' || this.buildingIntent !== 'newest') return this.building;
+      // A full build asked while another build runs (a delta being built would not do): one, after it.
+      this.fullBuildNext ??= this.building
+        .catch(() => undefined)
+        .then(() => {
+          this.fullBuildNext = null;
+          return this.build(intent);
+        });
+      return this.fullBuildNext;
+    }
+    this.buildingIntent = intent;
+    const building = (async () => {
       try {
         // More than once when a newer version lands during a build (bounded: versions only grow).
         for (let round = 1; ; round++) {
-          const started = performance.now();
-          const heapBefore = process.memoryUsage().heapUsed;
-          const readAt = performance.now();
-          const previous = this.current;
-          const replaced = previous?.version ?? null;
-          const { snapshot, changes } = await loadSnapshotSince(this.db, this.options.clock(), previous);
-          const reason: ReadModelBuildReason = replaced === null ? 'start' : replaced === snapshot.version ? 'reread' : 'version';
-          // A build reads the database's version too: the first one is known before any poll.
-          this.learn(snapshot.version);
-          if (!this.current || !newer(this.current.version, snapshot.version)) {
-            const moved = this.current?.version !== snapshot.version;
-            this.current = snapshot;
-            this.builtAt = readAt;
-            this.behind = this.known !== null && newer(this.known, snapshot.version);
-            if (moved) for (const listener of this.versionListeners) listener(snapshot.version);
-          }
-          observeReadModelBuild((this.current ?? snapshot).version, (performance.now() - started) / 1000);
-          const changedEvents = changes === null ? null : changes.changedEvents + changes.removedEvents;
-          countReadModelBuild(reason, changedEvents);
-          this.logger.info(
-            {
-              kind: 'full',
-              reason,
-              version: snapshot.version,
-              ...(changes && reason === 'version' ? { since: changes.since, changedEvents: changes.changedEvents, removedEvents: changes.removedEvents } : {}),
-              events: snapshot.eventIds.length,
-              dates: snapshot.dateCount,
-              ms: Math.round(performance.now() - started),
-              columnsMB: Math.round(typedArrayBytes(snapshot) / 1e5) / 10,
-              heapGrowthMB: Math.round((process.memoryUsage().heapUsed - heapBefore) / 1e5) / 10,
-            },
-            'read model built',
-          );
+          const built = await this.buildOnce(round === 1 ? intent : 'newest');
           const wanted = [this.known, this.required].filter((v): v is string => v !== null);
-          if (round >= 3 || !wanted.some((v) => newer(v, snapshot.version))) return snapshot;
+          if (round >= 3 || !wanted.some((v) => newer(v, built.version))) return built;
         }
       } finally {
         this.building = null;
       }
     })();
-    return this.building;
+    this.building = building;
+    return building;
+  }
+
+  private async buildOnce(intent: BuildIntent): Promise<LayeredSnapshot> {
+    const started = performance.now();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const readAt = performance.now();
+    const previous = this.current;
+    let layers: LayeredSnapshot | null = null;
+    let changes: ChangesSince | null = null;
+    let reason: ReadModelBuildReason;
+    if (previous === null) reason = 'start';
+    else if (intent === 'reread') reason = 'reread';
+    else if (intent === 'compact') reason = 'compaction';
+    else if (!this.options.layered) reason = 'version';
+    else {
+      const loaded = await loadLayeredSnapshot(this.db, previous);
+      if ('fallback' in loaded) reason = loaded.fallback === 'catalogue' ? 'catalogue' : 'version';
+      else if ((loaded.layered.delta?.eventIds.length ?? 0) + loaded.layered.masked > (this.options.deltaMostEvents ?? DELTA_MOST_EVENTS)) reason = 'delta-size';
+      else {
+        layers = loaded.layered;
+        changes = loaded.changes;
+        reason = 'version';
+      }
+    }
+    if (!layers) {
+      const loaded = await loadSnapshotSince(this.db, this.options.clock(), previous);
+      layers = fullLayers(loaded.snapshot);
+      changes = loaded.changes;
+    }
+    // A reread of the same version is no news; a newer layered version keeps the full build's clock.
+    if (previous && layers.version === previous.version && reason === 'version') reason = 'reread';
+    const kind = layers.base === layers.full ? 'full' : 'delta';
+    // A build reads the database's version too: the first one is known before any poll.
+    this.learn(layers.version);
+    if (!this.current || !newer(this.current.version, layers.version)) {
+      const moved = this.current?.version !== layers.version;
+      this.current = layers;
+      if (kind === 'full') this.builtAt = readAt;
+      this.behind = this.known !== null && newer(this.known, layers.version);
+      if (moved) for (const listener of this.versionListeners) listener(layers.version);
+    }
+    observeReadModelBuild((this.current ?? layers).version, (performance.now() - started) / 1000);
+    const changedEvents = changes === null ? null : changes.changedEvents + changes.removedEvents;
+    countReadModelBuild(kind, reason, changedEvents);
+    const { full, delta } = layers;
+    this.logger.info(
+      {
+        kind,
+        reason,
+        version: layers.version,
+        ...(changes && changes.since !== layers.version ? { since: changes.since, changedEvents: changes.changedEvents, removedEvents: changes.removedEvents } : {}),
+        events: kind === 'full' ? full.eventIds.length : full.eventIds.length - layers.masked + (delta?.eventIds.length ?? 0),
+        dates: full.dateCount,
+        ...(kind === 'delta' ? { base: full.version, deltaEvents: delta?.eventIds.length ?? 0, deltaDates: delta?.dateCount ?? 0, masked: layers.masked } : {}),
+        ms: Math.round(performance.now() - started),
+        columnsMB: Math.round(typedArrayBytes(kind === 'full' ? full : (delta ?? full)) / 1e5) / 10,
+        heapGrowthMB: Math.round((process.memoryUsage().heapUsed - heapBefore) / 1e5) / 10,
+      },
+      'read model built',
+    );
+    return layers;
   }
 
   async close(): Promise<void> {

@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/database.js';
 import { typoTolerance } from '../domain/search-term.js';
 import { eventIndexOf, type CalendarSnapshot } from './calendar-snapshot.js';
+import type { LayeredSnapshot } from './layered-snapshot.js';
 import { readAtSnapshotVersion } from './read-at-version.js';
 
 /** A search phase: literal substring matching, or approximate matching of titles and descriptions. */
@@ -54,14 +55,56 @@ export function wordMatches(db: Kysely<Database>, snapshot: CalendarSnapshot, wo
   return Promise.all(words.map((word) => wordMatch(db, snapshot, word, mode)));
 }
 
-async function computeWordMatch(db: Kysely<Database>, snapshot: CalendarSnapshot, word: string, mode: SearchMode): Promise<WordMatch> {
-  const events = new Uint8Array(snapshot.eventIds.length);
-  const venues = new Uint8Array(snapshot.venueIds.length);
+/**
+ * The matches of a word in each layer of a version (layered-snapshot.ts), from one statement: an id
+ * the delta holds is the delta's, any other the base's (a masked one is unpublished there). Kept per
+ * (base view, phase, word), as `wordMatch` keeps them.
+ */
+export function layeredWordMatch(db: Kysely<Database>, layers: LayeredSnapshot, word: string, mode: SearchMode): Promise<{ base: WordMatch; delta: WordMatch | null }> {
+  const delta = layers.delta;
+  if (!delta) return wordMatch(db, layers.base, word, mode).then((base) => ({ base, delta: null }));
+  let kept = keptLayeredMatches.get(layers.base);
+  if (!kept) {
+    const perWord = Math.max(1, layers.base.eventIds.length + delta.eventIds.length + 2 * layers.base.venueIds.length);
+    kept = new LRUCache({ maxSize: KEPT_MATCH_BYTES, sizeCalculation: () => perWord });
+    keptLayeredMatches.set(layers.base, kept);
+  }
+  const key = `${mode} ${word}`;
+  let match = kept.get(key);
+  if (!match) {
+    match = (async () => {
+      const ids = await textMatchIds(db, layers.base, word, mode);
+      const inDelta: string[] = [];
+      const inBase: string[] = [];
+      for (const id of ids) (eventIndexOf(delta, id) >= 0 ? inDelta : inBase).push(id);
+      return { base: matchesOf(layers.base, inBase, word, mode), delta: matchesOf(delta, inDelta, word, mode) };
+    })();
+    kept.set(key, match);
+    const cache = kept;
+    match.catch(() => cache.delete(key));
+  }
+  return match;
+}
+
+const keptLayeredMatches = new WeakMap<CalendarSnapshot, LRUCache<string, Promise<{ base: WordMatch; delta: WordMatch | null }>>>();
+
+/** The ids of the events whose text matches the word, read at the snapshot's version. */
+async function textMatchIds(db: Kysely<Database>, snapshot: CalendarSnapshot, word: string, mode: SearchMode): Promise<string[]> {
   const textMatches = mode === 'literal' ? literalTextMatches(word) : approximateTextMatches(word);
   const rows = await readAtSnapshotVersion(snapshot, async () => (await textMatches.execute(db)).rows);
-  for (const row of rows) {
-    if (row.id == null) continue;
-    const event = eventIndexOf(snapshot, row.id);
+  return rows.flatMap((row) => (row.id == null ? [] : [row.id]));
+}
+
+async function computeWordMatch(db: Kysely<Database>, snapshot: CalendarSnapshot, word: string, mode: SearchMode): Promise<WordMatch> {
+  return matchesOf(snapshot, await textMatchIds(db, snapshot, word, mode), word, mode);
+}
+
+/** A word's matches in a snapshot: the events of `ids` (their text matched), and, literally, through the names it holds. */
+function matchesOf(snapshot: CalendarSnapshot, ids: readonly string[], word: string, mode: SearchMode): WordMatch {
+  const events = new Uint8Array(snapshot.eventIds.length);
+  const venues = new Uint8Array(snapshot.venueIds.length);
+  for (const id of ids) {
+    const event = eventIndexOf(snapshot, id);
     if (event >= 0) events[event] = 1;
   }
   if (mode === 'approximate') return { events, venues };

@@ -14,6 +14,19 @@ export interface SnapshotChangeLog {
   ids: readonly string[];
   /** 1 for a tombstone. */
   removed: Uint8Array;
+  /**
+   * A layered version's log (`layerSnapshotChangeLog`): these entries are the last full build's, shared;
+   * those of ids in `relogged` are skipped (logged again since), and `later` (the rows since, all of
+   * higher versions) follows them.
+   */
+  layered?: { relogged: ReadonlySet<string>; later: SnapshotChangeLog } | undefined;
+}
+
+/** Every entry of the log in walking order (a layered log's shared entries not logged again, then its later ones). */
+function eachEntry(log: SnapshotChangeLog, visit: (id: string, version: number, removed: number) => void): void {
+  const relogged = log.layered?.relogged;
+  for (let i = 0; i < log.ids.length; i++) if (!relogged?.has(log.ids[i]!)) visit(log.ids[i]!, log.versions[i]!, log.removed[i]!);
+  if (log.layered) eachEntry(log.layered.later, visit);
 }
 
 /**
@@ -125,13 +138,12 @@ export async function extendSnapshotChangeLog(
   const relogged = new Set(added.ids);
   const { rows } = await sql<{ kept: string | number }>`select count(*) as kept from event_changes where version <= ${since}::bigint`.execute(trx);
   const columns = emptyColumns();
-  for (let i = 0; i < previous.ids.length; i++) {
-    const id = previous.ids[i]!;
-    if (relogged.has(id)) continue;
+  eachEntry(previous, (id, version, removed) => {
+    if (relogged.has(id)) return;
     columns.ids.push(sharedId(id, eventIds, eventIndex));
-    columns.versions.push(previous.versions[i]!);
-    columns.removed.push(previous.removed[i]!);
-  }
+    columns.versions.push(version);
+    columns.removed.push(removed);
+  });
   if (columns.ids.length !== Number(rows[0]?.kept ?? 0)) return null;
   let removedEvents = 0;
   for (let i = 0; i < added.ids.length; i++) {
@@ -141,6 +153,40 @@ export async function extendSnapshotChangeLog(
     removedEvents += added.removed.array[i]!;
   }
   return { log: packed(columns), changes: { since, changedEvents: added.ids.length - removedEvents, removedEvents } };
+}
+
+/**
+ * A layered version's log (layered-snapshot.ts) over the log of the last full build (`full`, a plain
+ * log, of version `fullVersion`), costing what changed since that build: its entries are shared, the
+ * rows after `fullVersion` read (all of higher versions, so they walk after it) and the shared entries of
+ * their ids skipped. The purge check is `extendSnapshotChangeLog`'s (one pass over the shared entries,
+ * nothing copied): null when a row at or below `fullVersion` left otherwise. `changes`: since
+ * `previousVersion`, the version the layers replace.
+ */
+export async function layerSnapshotChangeLog(
+  trx: Transaction<Database>,
+  full: SnapshotChangeLog,
+  fullVersion: string,
+  previousVersion: string,
+  eventIds: readonly string[],
+  eventIndex: ReadonlyMap<string, number>,
+): Promise<{ log: SnapshotChangeLog; changes: ChangesSince } | null> {
+  const later = emptyColumns();
+  await appendRows(trx, fullVersion, later, eventIds, eventIndex);
+  const relogged = new Set(later.ids);
+  const { rows } = await sql<{ kept: string | number }>`select count(*) as kept from event_changes where version <= ${fullVersion}::bigint`.execute(trx);
+  let kept = 0;
+  for (const id of full.ids) if (!relogged.has(id)) kept++;
+  if (kept !== Number(rows[0]?.kept ?? 0)) return null;
+  let changedEvents = 0;
+  let removedEvents = 0;
+  const previous = Number(previousVersion);
+  for (let i = 0; i < later.ids.length; i++) {
+    if (later.versions.array[i]! <= previous) continue;
+    if (later.removed.array[i] === 1) removedEvents++;
+    else changedEvents++;
+  }
+  return { log: { ...full, layered: { relogged, later: packed(later) } }, changes: { since: previousVersion, changedEvents, removedEvents } };
 }
 
 /** One id the data phase lists, with its keyset position. */
@@ -167,11 +213,15 @@ export function changesInLog(
     return version > start.version || (version === start.version && start.id !== null && compareCodePoints(ids[k]!, start.id) > 0);
   });
   const listed: LoggedChange[] = [];
+  const relogged = log.layered?.relogged;
   for (let i = low; i < versions.length && listed.length < range.limit; i++) {
     const version = versions[i]!;
-    if (version > range.to) break;
+    if (version > range.to) return listed;
     if (range.live && removed[i] === 1) continue;
+    if (relogged?.has(ids[i]!)) continue;
     listed.push({ id: ids[i]!, version });
   }
+  // A layered log: its later rows walk after every shared entry.
+  if (log.layered && listed.length < range.limit) listed.push(...changesInLog(log.layered.later, { ...range, limit: range.limit - listed.length }));
   return listed;
 }

@@ -57,17 +57,24 @@ const readModelBuild = new Histogram({
   registers: [metricsRegistry],
 });
 
-/** Why the read model built a snapshot (read-model.ts): its first, a newer version, or the daily re-read of the same one. */
-export type ReadModelBuildReason = 'start' | 'version' | 'reread';
-const READ_MODEL_BUILD_REASONS: readonly ReadModelBuildReason[] = ['start', 'version', 'reread'];
+/**
+ * Why the read model built a snapshot (read-model.ts): its first, a newer version, the daily re-read
+ * of the same one; with layered versions, why a full build ran instead of a delta: a compaction asked
+ * (typeahead of a layered version), a catalogue change, or the delta past its bound.
+ */
+export type ReadModelBuildReason = 'start' | 'version' | 'reread' | 'compaction' | 'catalogue' | 'delta-size';
+const READ_MODEL_BUILD_REASONS: readonly ReadModelBuildReason[] = ['start', 'version', 'reread', 'compaction', 'catalogue', 'delta-size'];
+/** A full build (every event read) or a delta (layered over the last full build: layered-snapshot.ts). */
+export type ReadModelBuildKind = 'full' | 'delta';
 
 const readModelBuilds = new Counter({
   name: 'calendar_read_model_builds_total',
-  help: 'Snapshots of the calendar the read model built, by kind (full: every event read) and reason.',
+  help: 'Snapshots of the calendar the read model built, by kind (full: every event read; delta: the changed events layered over the last full build) and reason.',
   labelNames: ['kind', 'reason'] as const,
   registers: [metricsRegistry],
 });
 for (const reason of READ_MODEL_BUILD_REASONS) readModelBuilds.inc({ kind: 'full', reason }, 0);
+readModelBuilds.inc({ kind: 'delta', reason: 'version' }, 0);
 
 const readModelVersionChanges = new Histogram({
   name: 'calendar_read_model_version_changed_events',
@@ -298,8 +305,8 @@ export function observeDatabaseDataVersion(version: string): void {
 }
 
 /** The read model calls this per build: why it ran, and (for a newer version) how many events changed since the snapshot it replaced. */
-export function countReadModelBuild(reason: ReadModelBuildReason, changedEvents: number | null): void {
-  readModelBuilds.inc({ kind: 'full', reason });
+export function countReadModelBuild(kind: ReadModelBuildKind, reason: ReadModelBuildReason, changedEvents: number | null): void {
+  readModelBuilds.inc({ kind, reason });
   if (reason === 'version' && changedEvents !== null) readModelVersionChanges.observe(changedEvents);
 }
 

@@ -8,22 +8,10 @@ import { importCalendar } from '../../src/import/import-calendar.js';
 import { loadSnapshot, loadSnapshotSince } from '../../src/read-model/load-snapshot.js';
 import { ReadModel } from '../../src/read-model/read-model.js';
 import { metricsRegistry } from '../../src/telemetry/metrics.js';
+import { ONE_VENUE_CATALOGUE as CATALOGUE, oneVenueEvent as event } from '../support/one-venue-calendar.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 
 const NOW = new Date('2026-06-01T12:00:00+02:00');
-
-const event = (id: string, title: string, day = 2) => ({
-  id,
-  slug: id.toLowerCase(),
-  title_nb: title,
-  venue: 'V-1',
-  categories: ['CONCERT'],
-  dates: [{ start: `2026-06-${String(day).padStart(2, '0')}T19:00:00+02:00` }],
-});
-const CATALOGUE = {
-  categories: [{ id: 'CONCERT', name_nb: 'Konsert', name_en: 'Concert', slug_nb: 'konsert', slug_en: 'concert' }],
-  venues: [{ id: 'V-1', slug: 'v-1', name: 'Scene', address: null, postalCode: null, municipality: 'Oslo', location: null }],
-};
 
 /*
  * Issue 42: each build says what it was (kind, reason) and, for a newer version, how many events the

@@ -17,7 +17,9 @@ export type GraphQLRunner = RunOperation & { close(): Promise<void> };
  */
 export function createGraphQLRunner(database: Pick<DatabaseHandle, 'db' | 'committedImports'>, clock: () => Date): GraphQLRunner {
   const logger = createLogger('silent');
-  const readModel = new ReadModel({ db: database.db, clock, logger, committedImports: database.committedImports });
+  // READ_MODEL_LAYERED=on in the environment of vitest: layered versions, as the service's setting.
+  const layered = process.env['READ_MODEL_LAYERED'] === 'on';
+  const readModel = new ReadModel({ db: database.db, clock, logger, committedImports: database.committedImports, layered });
   void readModel.start();
   const getEnveloped = createEnveloped({
     schema: buildExecutableSchema(),

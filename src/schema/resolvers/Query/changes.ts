@@ -11,7 +11,7 @@ import {
   type SyncPoint,
 } from '../../../domain/change-cursor.js';
 import type { CalendarNode } from '../../../read-model/calendar-reader.js';
-import type { CalendarSnapshot } from '../../../read-model/calendar-snapshot.js';
+import type { LayeredSnapshot } from '../../../read-model/layered-snapshot.js';
 import { DataVersionMoved } from '../../../read-model/data-version-moved.js';
 import { changesInLog } from '../../../read-model/snapshot-change-log.js';
 import type { GraphQLContext } from '../../context.js';
@@ -44,7 +44,7 @@ const BEHIND_WAIT_MS = 1500;
  * (it catches up within moments: wait for it), or from another calendar, or one restored from an
  * older backup: after the wait, the client must resync.
  */
-async function listPageWhenKnown(ctx: GraphQLContext, snapshot: CalendarSnapshot, cursor: ChangeCursor, limit: number): Promise<ListedPage> {
+async function listPageWhenKnown(ctx: GraphQLContext, snapshot: LayeredSnapshot, cursor: ChangeCursor, limit: number): Promise<ListedPage> {
   for (let waitedMs = 0, delayMs = 25; ; delayMs *= 2) {
     try {
       return await listPage(ctx, snapshot, cursor, limit);
@@ -69,7 +69,7 @@ interface ListedPage {
  * process has not loaded yet, the previous page came from a process further on), so the request
  * starts over on a newer snapshot; or it has not (a replica behind, another calendar): CursorAhead.
  */
-async function checkSnapshotKnows(ctx: GraphQLContext, snapshot: CalendarSnapshot, cursor: ChangeCursor): Promise<void> {
+async function checkSnapshotKnows(ctx: GraphQLContext, snapshot: LayeredSnapshot, cursor: ChangeCursor): Promise<void> {
   const wanted = cursor.to !== null && newer(cursor.to.version, cursor.from.version) ? cursor.to.version : cursor.from.version;
   if (!newer(wanted, snapshot.version)) return;
   const database = await readDataVersion(ctx.db);
@@ -81,7 +81,7 @@ async function checkSnapshotKnows(ctx: GraphQLContext, snapshot: CalendarSnapsho
  * The ids of one page: the rest of the round's data phase (from the snapshot's change log), then its
  * time phase (SQL: dates that ended, publishing dates that passed), up to `limit`.
  */
-async function listPage(ctx: GraphQLContext, snapshot: CalendarSnapshot, cursor: ChangeCursor, limit: number): Promise<ListedPage> {
+async function listPage(ctx: GraphQLContext, snapshot: LayeredSnapshot, cursor: ChangeCursor, limit: number): Promise<ListedPage> {
   await checkSnapshotKnows(ctx, snapshot, cursor);
   const now = ctx.now;
   // The round's end, fixed by its first page: the version of the snapshot it was listed from, and now.
