@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CacheableRequest, Execution, LookupOutcome } from '../../src/http/answer-cache/response-cache.js';
 import { answerAge, isFresh, lifetimeMs, remainingLifetimeMs } from '../../src/http/answer-cache/answer-age.js';
@@ -241,6 +242,27 @@ describe('the Redis entry of an answer', () => {
     expect([bare.operation, bare.cdnTags, bare.deprecatedUses]).toEqual([undefined, [], undefined]);
     expect(decodeAnswer(Buffer.from('no bookkeeping line'))).toBeUndefined();
     expect(decodeAnswer(Buffer.from('x 5 tag - - -\n{}'))).toBeUndefined();
+  });
+
+  it('makes the smallest brotli form of an answer asked for again, but only the fastest forms of a large one', async () => {
+    const events = (count: number) => JSON.stringify({ data: { events: Array.from({ length: count }, (_, i) => ({ id: `E-${i}`, title: `Konsert ${i * 7919}`, start: new Date(1.8e12 + i * 3.6e6).toISOString() })) } });
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+    const page = storedAnswer(events(200), 60_000, 'Page', []);
+    expect((await page.encode('br')).tagSuffix).toBe('-br');
+    for (let sent = 0; sent < 5; sent++) page.formFor('br');
+    await settle();
+    const best = page.formFor('br')!;
+    expect(best.tagSuffix).toBe('-br11');
+    expect(best.bytes.equals(brotliCompressSync(page.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: page.body.length } }))).toBe(true);
+
+    const area = storedAnswer(events(5000), 60_000, 'Area', []);
+    expect(area.body.length).toBeGreaterThan(256 * 1024);
+    const fast = await area.encode('br');
+    for (let sent = 0; sent < 5; sent++) area.formFor('br');
+    await settle();
+    expect(area.formFor('br')).toBe(fast);
+    expect(fast.bytes.equals(brotliCompressSync(area.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: area.body.length } }))).toBe(true);
+    expect((await area.encode('gzip')).bytes.equals(gzipSync(area.body, { level: 1 }))).toBe(true);
   });
 
   it('holds the brotli form of an answer that has one, and gives back both the body and the form', async () => {

@@ -1,6 +1,6 @@
 import { bodyTag } from '../caching-headers.js';
 import type { ContentCoding } from '../content-coding.js';
-import { BEST_FORM_AFTER, BEST_FORM_MAX_BYTES, FORM_TAG_SUFFIX, compressForm, type AnswerForm } from './answer-forms.js';
+import { BEST_FORM_AFTER, LARGE_ANSWER_BYTES, FORM_TAG_SUFFIX, compressForm, type AnswerForm } from './answer-forms.js';
 
 /** A coding an answer can be compressed in. */
 export type Compression = Exclude<ContentCoding, 'identity'>;
@@ -96,7 +96,7 @@ class LazilyTaggedAnswer implements StoredAnswer {
 
   formFor(coding: Compression): EncodedForm | undefined {
     const form = this.#forms?.[coding];
-    if (form !== undefined && form.tagSuffix === FORM_TAG_SUFFIX.br && ++this.#brotliSends === BEST_FORM_AFTER && this.body.length <= BEST_FORM_MAX_BYTES) {
+    if (form !== undefined && form.tagSuffix === FORM_TAG_SUFFIX.br && ++this.#brotliSends === BEST_FORM_AFTER && this.body.length <= LARGE_ANSWER_BYTES) {
       // Asked for again and again: worth the slow setting, once, in the background.
       compressForm(this.body, 'br-best').then(
         (bytes) => this.addForm('br-best', bytes),
