@@ -1,6 +1,8 @@
 /**
  * The HTTP figures of the response cache (issue 12), side by side in one run:
  * - a cached GET hit, and the same bytes from a bare `node:http` server (the wire-speed reference);
+ * - the same hit asked with a browser's `Accept-Encoding` (brotli, from the form the answer keeps),
+ *   and the same brotli bytes from a bare `node:http` server (issue 43);
  * - a cached GET hit whose variables set the deprecated `Filter.sortBy` (counted as a deprecated use);
  * - a 304 revalidation of that GET (`If-None-Match`);
  * - an uncached `{ categories { id name_nb } }`: every request a new cache key (a variable nobody
@@ -18,6 +20,7 @@
 import { startPinned, startPinnedService } from './support/pinned-process.js';
 import { withOrigin, wrk as wrkLoad, type Load, type LoadedServer as Server } from './support/wrk.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +38,7 @@ const PAGE = `query Page($filter: Filter) { events(filter: $filter, pageSize: 10
   data { id title_nb title_en startDate endDate startTime venue { name slug } categories images { urlSmall alt focusX focusY } ticketsInformation prices { type price } } } }`;
 const CATEGORIES = '{ categories { id name_nb } }';
 const NEVER_SEEN = 'query ($on: Boolean = true) { categories @include(if: $on) { id name_nb } }';
+const NEVER_SEEN_VENUES = 'query ($on: Boolean = true) { venues @include(if: $on) { id name slug address postalCode municipality location { latitude longitude } } }';
 
 async function startService(env: Record<string, string> = {}): Promise<Server> {
   const database: Record<string, string> = databaseUrl
@@ -71,6 +75,26 @@ const describeLoad = (load: Load, reference?: Load) =>
   `${load.rate.toFixed(0).padStart(7)} req/s ${load.cpuPerRequest.toFixed(1).padStart(7)} µs CPU/req` +
   (reference ? `   ${((100 * load.rate) / reference.rate).toFixed(1)} % of bare by rate, ${((100 * reference.cpuPerRequest) / load.cpuPerRequest).toFixed(1)} % by CPU` : '');
 
+/** The hit's bytes exactly as sent (fetch would decode them) and its headers. */
+function getRaw(url: string, headers: Record<string, string>): Promise<{ bytes: Buffer; headers: Record<string, string> }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const kept: Record<string, string> = {};
+        for (const name of ['content-type', 'content-encoding', 'cache-control', 'etag', 'vary', 'access-control-allow-origin', 'access-control-expose-headers']) {
+          const value = res.headers[name];
+          if (typeof value === 'string') kept[name] = value;
+        }
+        resolve({ bytes: Buffer.concat(chunks), headers: kept });
+      });
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
 async function get(url: string, headers: Record<string, string> = {}) {
   const response = await fetch(url, { headers: { 'service-require-preflight': 'true', ...headers } });
   const body = Buffer.from(await response.arrayBuffer());
@@ -88,19 +112,16 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const hitPath = graphQLPath(PAGE, { filter: { categories: ['CONCERT'] } });
-  const { response: first, body } = await get(service.origin + hitPath);
+  await get(service.origin + hitPath);
   await get(service.origin + hitPath);
   // The same page asked with the deprecated Filter.sortBy: a hit that counts a deprecated use (issue 32).
   // Cached now, while this client's connection is fresh (the server closes it after 5 s idle).
   const sortedPath = graphQLPath(PAGE, { filter: { categories: ['CONCERT'], sortBy: 'startDate' } });
   await get(service.origin + sortedPath);
-  const etag = first.headers.get('etag');
-  const headers: Record<string, string> = {};
-  for (const name of ['content-type', 'cache-control', 'etag', 'vary', 'access-control-allow-origin', 'access-control-expose-headers']) {
-    const value = first.headers.get(name);
-    if (value) headers[name] = value;
-  }
-  const bare = await startBareServer(body, headers);
+  // Sent without Accept-Encoding (what wrk sends): the identity.
+  const plain = await getRaw(service.origin + hitPath, preflight);
+  const etag = plain.headers['etag'];
+  const bare = await startBareServer(plain.bytes, plain.headers);
   try {
     const bareLoad = wrk(bare, hitPath, preflight);
     rows.push(['bare node:http, same bytes', describeLoad(bareLoad)]);
@@ -110,6 +131,22 @@ try {
   } finally {
     await bare.stop();
   }
+  // A browser's Accept-Encoding: a service that compresses answers from the brotli form it keeps.
+  const browser = { ...preflight, 'accept-encoding': 'gzip, deflate, br, zstd' };
+  // Asked for a few times first: the smallest brotli form is made in the background after a few sends.
+  for (let asked = 0; asked < 8; asked++) await getRaw(service.origin + hitPath, browser);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const compressed = await getRaw(service.origin + hitPath, browser);
+  if (compressed.headers['content-encoding']) {
+    const bareCompressed = await startBareServer(compressed.bytes, compressed.headers);
+    try {
+      const bareLoad = wrk(bareCompressed, hitPath, browser);
+      rows.push([`bare node:http, same ${compressed.headers['content-encoding']} bytes (${compressed.bytes.length} B)`, describeLoad(bareLoad)]);
+      rows.push([`cached GET hit, ${compressed.headers['content-encoding']} (of ${plain.bytes.length} B)`, describeLoad(wrk(service, hitPath, browser), bareLoad)]);
+    } finally {
+      await bareCompressed.stop();
+    }
+  }
   const neverSeen = `
     local n = 0
     request = function()
@@ -117,6 +154,13 @@ try {
       return wrk.format("GET", "/graphQL?query=${encodeURIComponent(NEVER_SEEN)}&variables=%7B%22n%22%3A" .. n .. "%7D")
     end`;
   rows.push(['uncached categories, a new key each request', describeLoad(wrk(service, '/graphQL', preflight, neverSeen))]);
+  // An answer of some size (venues, 8 KB) under a new key each request, as it is and with a browser's
+  // Accept-Encoding: each answer compressed once (brotli 5), for the one request that asked.
+  const neverSeenVenues = neverSeen.replace(encodeURIComponent(NEVER_SEEN), encodeURIComponent(NEVER_SEEN_VENUES));
+  if (compressed.headers['content-encoding']) {
+    rows.push(['uncached venues, a new key each request', describeLoad(wrk(service, '/graphQL', preflight, neverSeenVenues))]);
+    rows.push(['uncached venues, a new key each request, br', describeLoad(wrk(service, '/graphQL', browser, neverSeenVenues))]);
+  }
 } finally {
   await service.stop();
 }
@@ -132,4 +176,4 @@ if (!process.env['BENCH_SERVICE_DIR']) {
 }
 
 console.log(`\n${serviceDir} · ${databaseUrl ? 'PostgreSQL' : 'PGlite'} · ${events} demo events · wrk -c${connections}, median of ${rounds} × ${seconds} s`);
-for (const [name, figure] of rows) console.log(`${name.padEnd(46)} ${figure}`);
+for (const [name, figure] of rows) console.log(`${name.padEnd(52)} ${figure}`);

@@ -16,6 +16,11 @@ vcl 4.1;
 # - PURGE with a Surrogate-Key header (space-separated keys) soft-purges the copies tagged with
 #   them (xkey), from the addresses in `purgers` only; the tag headers never reach clients.
 # - A copy never keeps the RateLimit headers of the caller whose request fetched it.
+# - Compressed copies (docs/cdn.md, "Compression"): gzip as Varnish does natively (it asks the node
+#   for gzip, keeps the gzip copy, and inflates it for a client that does not accept gzip); brotli is
+#   passed through: a client that accepts br gets a copy of its own, made by the node (the hash
+#   holds the normalised Accept-Encoding, and the node is asked for br, since Varnish would ask it
+#   for gzip). The node's answers say `Vary: Accept-Encoding`.
 import directors;
 import std;
 import xkey;
@@ -67,6 +72,12 @@ sub vcl_recv {
     set req.http.x-purged = xkey.softpurge(req.http.Surrogate-Key);
     return (synth(200, "Purged " + req.http.x-purged));
   }
+  # Brotli or not, normalised (q=0 refuses it): Varnish itself then rewrites Accept-Encoding to gzip
+  # or nothing once vcl_recv returns, so the brotli choice travels in a header of its own.
+  unset req.http.x-brotli;
+  if (req.http.Accept-Encoding ~ "(^|,)\s*br\s*(,|$|;\s*q=(1|0?\.[0-9]*[1-9]))") {
+    set req.http.x-brotli = "br";
+  }
   if (req.method != "GET" && req.method != "HEAD") {
     if (req.method == "POST" && std.integer(req.http.Content-Length, 102401) <= 102400) {
       # Kept, so that a retry on another node can send it again. Only what the service reads (100 KiB
@@ -83,6 +94,22 @@ sub vcl_recv {
     # Restarted by vcl_synth: the fetch failed; any copy within its grace will do.
     unset req.http.x-refetch;
   }
+}
+
+sub vcl_hash {
+  # A brotli copy apart from the gzip one (both are stored under Vary: Accept-Encoding, which Varnish
+  # compares after its rewrite to gzip); then the built-in hash (URL and host).
+  if (req.http.x-brotli) {
+    hash_data(req.http.x-brotli);
+  }
+}
+
+sub vcl_backend_fetch {
+  # The node is asked for what the copy is for: br (Varnish set gzip), else what Varnish set.
+  if (bereq.http.x-brotli) {
+    set bereq.http.Accept-Encoding = bereq.http.x-brotli;
+  }
+  unset bereq.http.x-brotli;
 }
 
 sub vcl_hit {

@@ -3,10 +3,11 @@ import type { IncomingMessage } from 'node:http';
 
 /**
  * What changes the body of a GET /graphQL answer besides the URL: `Accept` (sandbox HTML or JSON,
- * and which JSON media type), `X-Api-Key` (an unknown or revoked key adds a notice) and the CSRF
- * header (without it the answer is a 400). A shared cache must keep these variants apart.
+ * and which JSON media type), `X-Api-Key` (an unknown or revoked key adds a notice), the CSRF
+ * header (without it the answer is a 400) and `Accept-Encoding` (brotli, zstd, gzip or none:
+ * content-coding.ts). A shared cache must keep these variants apart.
  */
-export const GRAPHQL_VARY = 'Accept, X-Api-Key, Service-Require-Preflight';
+export const GRAPHQL_VARY = 'Accept, X-Api-Key, Service-Require-Preflight, Accept-Encoding';
 
 export const NO_STORE = 'no-store';
 
@@ -55,11 +56,39 @@ export function bodyTag(body: string | Buffer): string {
 }
 
 /**
- * A strong validator of one representation: the tag of the body's bytes, and a suffix per media
- * type (the same bytes sent as application/graphql-response+json are another representation).
+ * A strong validator of one representation: the tag of the body's bytes, a suffix per media type
+ * (the same bytes sent as application/graphql-response+json are another representation) and one
+ * per compressed form (`-br`, `-gz`, ...: answer-cache/answer-forms.ts), so that each tag names one
+ * sequence of bytes on the wire (RFC 9110 §8.8.1).
  */
-export function entityTag(bodyTag: string, mediaType: string): string {
-  return mediaType === 'application/graphql-response+json' ? `"${bodyTag}-gr"` : `"${bodyTag}"`;
+export function entityTag(bodyTag: string, mediaType: string, formSuffix = ''): string {
+  return mediaType === 'application/graphql-response+json' ? `"${bodyTag}-gr${formSuffix}"` : `"${bodyTag}${formSuffix}"`;
+}
+
+/**
+ * RFC 9110 If-None-Match (weak comparison) across the content codings of one content: the tag a
+ * 304 carries, or undefined for a 200. A listed tag matches when it is the selected
+ * representation's (`selected`), `*`, or the tag of the same content (`identity`'s tag plus a suffix)
+ * in a form whose coding this request accepts (`accepted`): the client's copy decodes to exactly
+ * the bytes it would get, in a coding it asked for, so the server selects that copy (proactive
+ * negotiation may pick any acceptable representation) and the 304 names it, which is how a cache
+ * knows which stored response to freshen (RFC 9111 §4.3.4).
+ */
+export function notModifiedTag(
+  ifNoneMatch: string | undefined,
+  selected: string,
+  identity: string,
+  accepted: (formSuffix: string) => boolean,
+): string | undefined {
+  if (!ifNoneMatch) return undefined;
+  const stem = identity.slice(0, -1);
+  let other: string | undefined;
+  for (const listed of ifNoneMatch.split(',')) {
+    const tag = listed.trim().replace(/^W\//, '');
+    if (tag === '*' || tag === selected) return selected;
+    if (other === undefined && tag.length >= identity.length && tag.startsWith(stem) && tag.endsWith('"') && accepted(tag.slice(stem.length, -1))) other = tag;
+  }
+  return other;
 }
 
 /** RFC 9110 If-None-Match with the weak comparison (a `W/` prefix is ignored). */

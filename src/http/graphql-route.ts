@@ -93,7 +93,8 @@ export class GraphQLRoute {
     const options = this.options;
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
     const mediaType = negotiateGraphQLMediaType(req);
-    const vary: Record<string, string> = method === 'GET' ? { Vary: GRAPHQL_VARY } : {};
+    // A POST answer is sent in the client's content coding too (no HTTP cache keeps it, but it varies).
+    const vary: Record<string, string> = { Vary: method === 'GET' ? GRAPHQL_VARY : 'Accept-Encoding' };
     if (!isCsrfSafe(req)) return sendRequestError(res, CSRF_MESSAGE, 'BAD_REQUEST', 400, { mediaType, headers: vary });
 
     if (method === 'POST' && requestMediaType(req) !== 'application/json') {

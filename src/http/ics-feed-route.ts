@@ -32,6 +32,9 @@ const FEED_CDN_TAGS = [EVENTS_TAG, VENUES_TAG, ORGANIZERS_TAG, CATEGORIES_TAG];
 /** A feed saved from a browser keeps a name calendar programs open. */
 const CONTENT_HEADERS = { 'Content-Disposition': 'inline; filename="events.ics"' };
 
+/** The feed is sent in the coding the client accepts (content-coding.ts): caches keep the codings apart. */
+const FEED_VARY = { Vary: 'Accept-Encoding' };
+
 /** Like `events` (response-policy.ts): what moves with "now" is which dates have ended. */
 export const ICS_FEED_TTL_MS = 30_000;
 
@@ -134,11 +137,11 @@ async function answerIcsFeed(
     },
   });
   const answer = answered.from === 'cache' ? answered.answer : answered.value;
-  writeStoredAnswer(req, res, answer, {
+  await writeStoredAnswer(req, res, answer, {
     method: 'GET',
     mediaType: MEDIA_TYPE,
     contentHeaders: CONTENT_HEADERS,
-    headers: budget ? rateLimitHeaders(budget) : undefined,
+    headers: budget ? { ...rateLimitHeaders(budget), ...FEED_VARY } : FEED_VARY,
     lookup: answered.lookup,
     sharedCaches: options.sharedCaches,
     version: answered.version,

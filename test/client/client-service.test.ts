@@ -45,6 +45,19 @@ describe('client against the running service', () => {
     expect(calls).toEqual([{ method: 'GET', hash: createHash('sha256').update(EventsPageDocument).digest('hex') }]);
   });
 
+  it("gets the events page compressed on Node's fetch without a setting, decoded as it was", async () => {
+    const encodings: Array<string | null> = [];
+    const fetch: FetchLike = async (url, init) => {
+      const response = await globalThis.fetch(url, init);
+      encodings.push(response.headers.get('content-encoding'));
+      return response;
+    };
+    const { events } = await createCalendarClient({ endpoint: service.url, fetch }).request(EventsPageDocument, { pageSize: 8 });
+    expect(events?.data).toHaveLength(8);
+    // undici asks `gzip, deflate`: the page (over 1 KiB) comes gzipped.
+    expect(encodings).toEqual(['gzip']);
+  });
+
   it('answers the second visitor of a third-party document with one GET hit', async () => {
     // Two fresh clients, as two page loads: nothing is shared between them but the server. The
     // document is shaped as the client preset writes it: printed text, and the hash of its own

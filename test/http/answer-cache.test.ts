@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CacheableRequest, Execution, LookupOutcome } from '../../src/http/answer-cache/response-cache.js';
 import { answerAge, isFresh, lifetimeMs, remainingLifetimeMs } from '../../src/http/answer-cache/answer-age.js';
@@ -145,6 +147,29 @@ describe('response cache: one lookup-or-run operation', () => {
     expect(await cache.lookupOrExecute(requests[3]!.lookup)).toMatchObject({ from: 'cache' });
     expect(await cache.lookupOrExecute(requests[0]!.lookup)).toMatchObject({ from: 'execution' });
   });
+
+  it("counts an answer's compressed forms in its byte bound as they are made", async () => {
+    // Bodies of 2 000 bytes that do not compress (hex of random bytes: half their size at best).
+    const noise = (seed: string) =>
+      Array.from({ length: 16 }, (_, i) => createHash('sha512').update(`${seed}${i}`).digest('hex'))
+        .join('')
+        .slice(0, 1980);
+    const request = (name: string): CacheableRequest<number> => ({
+      cacheKey: () => `graphql\u0000{ ${name} }`,
+      execute: () => Promise.resolve({ value: 0, shareable: { answer: storedAnswer(JSON.stringify({ data: noise(name) }), 60_000, 'Op', []), keep: true } }),
+    });
+    // Two answers of ~2 200 bytes each fit in 5 000 bytes; with one's gzip form (≥ 1 000 bytes) they do not.
+    const cache = new TwoTierResponseCache({ dataVersion: () => '7', logger, localBytes: 5000 });
+    const first = await cache.lookupOrExecute(request('a'));
+    await cache.lookupOrExecute(request('b'));
+    expect(await cache.lookupOrExecute(request('a'))).toMatchObject({ from: 'cache' });
+    expect(await cache.lookupOrExecute(request('b'))).toMatchObject({ from: 'cache' });
+    const form = await first.answer!.encode('gzip');
+    expect(form.bytes.length).toBeGreaterThan(1000);
+    expect(first.answer!.keptBytes).toBe(first.answer!.body.length + form.bytes.length);
+    expect(await cache.lookupOrExecute(request('a'))).toMatchObject({ from: 'cache' });
+    expect(await cache.lookupOrExecute(request('b'))).toMatchObject({ from: 'execution' });
+  });
 });
 
 describe.skipIf(throwawayRedisUnavailable())('response cache over a Redis of its own', () => {
@@ -217,5 +242,41 @@ describe('the Redis entry of an answer', () => {
     expect([bare.operation, bare.cdnTags, bare.deprecatedUses]).toEqual([undefined, [], undefined]);
     expect(decodeAnswer(Buffer.from('no bookkeeping line'))).toBeUndefined();
     expect(decodeAnswer(Buffer.from('x 5 tag - - -\n{}'))).toBeUndefined();
+  });
+
+  it('makes the smallest brotli form of an answer asked for again, but only the fastest forms of a large one', async () => {
+    const events = (count: number) => JSON.stringify({ data: { events: Array.from({ length: count }, (_, i) => ({ id: `E-${i}`, title: `Konsert ${i * 7919}`, start: new Date(1.8e12 + i * 3.6e6).toISOString() })) } });
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+    const page = storedAnswer(events(200), 60_000, 'Page', []);
+    expect((await page.encode('br')).tagSuffix).toBe('-br');
+    for (let sent = 0; sent < 5; sent++) page.formFor('br');
+    await settle();
+    const best = page.formFor('br')!;
+    expect(best.tagSuffix).toBe('-br11');
+    expect(best.bytes.equals(brotliCompressSync(page.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: page.body.length } }))).toBe(true);
+
+    const area = storedAnswer(events(5000), 60_000, 'Area', []);
+    expect(area.body.length).toBeGreaterThan(256 * 1024);
+    const fast = await area.encode('br');
+    for (let sent = 0; sent < 5; sent++) area.formFor('br');
+    await settle();
+    expect(area.formFor('br')).toBe(fast);
+    expect(fast.bytes.equals(brotliCompressSync(area.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: area.body.length } }))).toBe(true);
+    expect((await area.encode('gzip')).bytes.equals(gzipSync(area.body, { level: 1 }))).toBe(true);
+  });
+
+  it('holds the brotli form of an answer that has one, and gives back both the body and the form', async () => {
+    const body = Buffer.from(JSON.stringify({ data: { events: Array.from({ length: 40 }, (_, i) => ({ id: `E-${i}`, title: 'Konsert i parken' })) } }));
+    const answer = storedAnswerOfBytes({ body }, { ttlMs: 60_000, operation: 'Page', cdnTags: ['events'], storedAt: 1_700_000_000_000 });
+    const form = await answer.encode('br');
+    const entry = encodeAnswer(answer, form);
+    expect(entry.length).toBeLessThan(body.length / 2);
+    const decoded = decodeAnswer(entry)!;
+    expect(decoded.body.equals(body)).toBe(true);
+    expect(decoded.tag).toBe(answer.tag);
+    expect(decoded.formFor('br')).toEqual(form);
+    expect(decoded.formFor('gzip')).toBeUndefined();
+    // A form field naming anything else, or bytes that are not brotli, are no entry.
+    expect(decodeAnswer(Buffer.from(`1 5 tag - - - br\n{"data":1}`))).toBeUndefined();
   });
 });

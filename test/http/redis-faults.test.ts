@@ -22,7 +22,7 @@ describe.skipIf(unavailable)('the shared cache when Redis fails', { timeout: 60_
     const res = await getGraphQL(server.url, { query: QUERY, variables: { p: page } });
     return { status: res.status, ms: performance.now() - started };
   };
-  const storedKeys = async () => (await probe.keys(`${server.cacheNamespace}:rc:*`)).length;
+  const storedKeys = async () => (await probe.keys(`${server.cacheNamespace}:rc2:*`)).length;
 
   beforeAll(async () => {
     redis = await startThrowawayRedis();

@@ -261,7 +261,7 @@ describe.skipIf(!twoNodes)(`two nodes on PostgreSQL sharing Redis${twoNodes ? ''
     const query = '{ events(filter: { sortBy: "startDate", categories: ["THEATER"] }) { totalCount } }';
     const redis = new Redis(redisUrl);
     try {
-      const entries = async () => (await redis.keys(`${first.cacheNamespace}:rc:*`)).length;
+      const entries = async () => (await redis.keys(`${first.cacheNamespace}:rc2:*`)).length;
       const before = await entries();
       await getGraphQL(first.url, { query });
       // The first node writes its answer to Redis after answering: wait for it (a busy machine takes a while).

@@ -1,3 +1,5 @@
+import { request, type IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { databaseLabel } from '../support/test-database.js';
@@ -76,6 +78,25 @@ describe.skipIf(unavailable)(`two nodes behind two Varnish edges, purged after e
   /** Varnish's `X-Varnish` holds two transaction ids on a hit (this request's and the copy's). */
   const fromCopy = (response: Response) => (response.headers.get('x-varnish') ?? '').trim().split(/\s+/).length === 2;
 
+  /** A GET through an edge as a client with this Accept-Encoding sends it, the bytes as they came. */
+  const rawViaEdge = (edge: ThrowawayVarnish, query: string, acceptEncoding: string | undefined) =>
+    new Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer; fromCopy: boolean }>((resolve, reject) => {
+      const headers: Record<string, string> = { 'service-require-preflight': 'true' };
+      if (acceptEncoding) headers['accept-encoding'] = acceptEncoding;
+      request(`${edge.origin}/graphQL?query=${encodeURIComponent(query)}`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const fromCopy = String(res.headers['x-varnish'] ?? '').trim().split(/\s+/).length === 2;
+          resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks), fromCopy });
+        });
+      })
+        .on('error', reject)
+        .end();
+    });
+  const decodedBody = (response: { headers: IncomingHttpHeaders; bytes: Buffer }) =>
+    response.headers['content-encoding'] === 'br' ? brotliDecompressSync(response.bytes) : response.headers['content-encoding'] === 'gzip' ? gunzipSync(response.bytes) : response.bytes;
+
   /** Polls every edge until `shows` holds for the answer to `query` at each; the ms it took. */
   async function untilEveryEdge(query: string, shows: (body: string) => boolean, timeoutMs = 5_000): Promise<number> {
     const started = performance.now();
@@ -118,6 +139,42 @@ describe.skipIf(unavailable)(`two nodes behind two Varnish edges, purged after e
     }
     await importCalendar(nodes[0]!.database, { venues: [venue(3)] });
     expect(await untilEveryEdge(venuesList, (body) => body.includes('scene-3'))).toBeLessThan(1_000);
+  });
+
+  it('serves the events page compressed from its copies (brotli passed through, gzip its own), and an import shows in each coding at both edges within a second', async () => {
+    const page = '{ events(pageSize: 50) { totalCount data { id title_nb title_en startDate venue { name slug } } } }';
+    const codings: [acceptEncoding: string | undefined, sent: string | undefined][] = [
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip, deflate', 'gzip'],
+      [undefined, undefined],
+    ];
+    let identity: Buffer | undefined;
+    for (const edge of edges) {
+      for (const [acceptEncoding, sent] of codings) {
+        await rawViaEdge(edge, page, acceptEncoding);
+        const copy = await rawViaEdge(edge, page, acceptEncoding);
+        expect(copy.status).toBe(200);
+        expect(copy.fromCopy, `${String(acceptEncoding)} at ${edge.origin}`).toBe(true);
+        expect(copy.headers['content-encoding'], String(acceptEncoding)).toBe(sent);
+        identity ??= decodedBody(copy);
+        expect(decodedBody(copy).equals(identity)).toBe(true);
+        if (sent) expect(copy.bytes.length).toBeLessThan(identity.length / 3);
+      }
+    }
+    expect(identity!.length).toBeGreaterThan(4000);
+
+    await importCalendar(nodes[0]!.database, { events: [{ ...event(2), title_nb: 'Nytt navn på arrangement 2' }] });
+    const started = performance.now();
+    const pending = new Set(edges.flatMap((edge) => codings.map(([acceptEncoding]) => ({ edge, acceptEncoding }))));
+    while (pending.size > 0 && performance.now() - started < 5_000) {
+      for (const ask of [...pending]) {
+        const response = await rawViaEdge(ask.edge, page, ask.acceptEncoding);
+        if (response.status === 200 && decodedBody(response).toString().includes('Nytt navn på arrangement 2')) pending.delete(ask);
+      }
+      if (pending.size > 0) await sleep(20);
+    }
+    expect(pending.size).toBe(0);
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it('answers every page it holds while both nodes are stopped for a minute', async () => {

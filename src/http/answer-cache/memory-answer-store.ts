@@ -11,8 +11,9 @@ export class MemoryAnswerStore {
   private readonly flights = new Map<string, Promise<StoredAnswer | undefined>>();
 
   constructor(maxBytes: number) {
-    // 200: what an entry costs beyond its body (the key, the answer object, the LRU's own).
-    this.kept = new LRUCache({ maxSize: maxBytes, sizeCalculation: (answer) => answer.body.length + 200 });
+    // 200: what an entry costs beyond its bytes (the key, the answer object, the LRU's own). Its
+    // bytes are its body and its compressed forms (answer-forms.ts), recounted as forms are made.
+    this.kept = new LRUCache({ maxSize: maxBytes, sizeCalculation: (answer) => answer.keptBytes + 200 });
   }
 
   get(key: string): StoredAnswer | undefined {
@@ -21,6 +22,16 @@ export class MemoryAnswerStore {
 
   set(key: string, answer: StoredAnswer, ttlMs: number): void {
     this.kept.set(key, answer, { ttl: ttlMs });
+    answer.watchSize(key, () => this.recount(key, answer));
+  }
+
+  /** A form was added to the answer kept under `key`: counted in the byte bound (evicting others if need be). */
+  private recount(key: string, answer: StoredAnswer): void {
+    if (this.kept.peek(key) !== answer) return;
+    const ttl = this.kept.getRemainingTTL(key);
+    // The LRU counts a value's size when it is set anew, not when the same value is set again.
+    this.kept.delete(key);
+    if (ttl > 0) this.kept.set(key, answer, { ttl });
   }
 
   /** The execution of the key in flight in this process, if any. */

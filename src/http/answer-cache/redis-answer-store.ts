@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RedisCircuit } from '../../redis/redis-circuit.js';
+import { COMPRESSION_MIN_BYTES } from '../content-coding.js';
 import { decodeAnswer, encodeAnswer } from './redis-answer-codec.js';
 import type { StoredAnswer } from './stored-answer.js';
 
@@ -19,8 +20,14 @@ export class RedisAnswerStore {
     return value ? decodeAnswer(value) : undefined;
   }
 
+  /** Writes the entry in the background: with the answer's brotli form (made now if need be) when it is large enough to have one. */
   set(key: string, answer: StoredAnswer, lifetimeMs: number): void {
-    void this.circuit.call((redis) => redis.set(this.redisKey(key), encodeAnswer(answer), 'PX', lifetimeMs), undefined);
+    const write = (entry: Buffer) => void this.circuit.call((redis) => redis.set(this.redisKey(key), entry, 'PX', lifetimeMs), undefined);
+    if (answer.body.length < COMPRESSION_MIN_BYTES) return write(encodeAnswer(answer));
+    answer.encode('br').then(
+      (form) => write(encodeAnswer(answer, form)),
+      () => write(encodeAnswer(answer)),
+    );
   }
 
   /** Claims the refresh of the key's stale answer for 10 s: false when another node holds it. */
@@ -33,6 +40,7 @@ export class RedisAnswerStore {
   private redisKey(key: string): string {
     const split = key.indexOf('\u0000');
     const digest = createHash('sha256').update(key.slice(split + 1)).digest('base64url').slice(0, 32);
-    return `${this.namespace}:rc:${key.slice(0, split)}:${digest}`;
+    // `rc2`: entries with a form field (redis-answer-codec.ts), which nodes reading `rc` entries cannot read.
+    return `${this.namespace}:rc2:${key.slice(0, split)}:${digest}`;
   }
 }

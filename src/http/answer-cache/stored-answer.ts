@@ -1,4 +1,15 @@
 import { bodyTag } from '../caching-headers.js';
+import type { ContentCoding } from '../content-coding.js';
+import { BEST_FORM_AFTER, LARGE_ANSWER_BYTES, FORM_TAG_SUFFIX, compressForm, type AnswerForm } from './answer-forms.js';
+
+/** A coding an answer can be compressed in. */
+export type Compression = Exclude<ContentCoding, 'identity'>;
+
+/** An answer's bytes in one content coding (answer-forms.ts), and its entity tag's suffix. */
+export interface EncodedForm {
+  readonly bytes: Buffer;
+  readonly tagSuffix: string;
+}
 
 /**
  * One shareable answer: the exact bytes of `{"data":...}` (nothing per caller), as written to the
@@ -23,6 +34,16 @@ export interface StoredAnswer {
    * without parsing anything.
    */
   readonly deprecatedUses?: readonly string[] | undefined;
+  /** The answer in `coding`, when that form is made already (a hit's path: nothing is computed). */
+  formFor(coding: Compression): EncodedForm | undefined;
+  /** Makes the answer's form in `coding` (once: concurrent callers share it), in the thread pool. */
+  encode(coding: Compression): Promise<EncodedForm>;
+  /** Adds a form made elsewhere (a Redis entry holds the answer's brotli form). */
+  addForm(form: AnswerForm, bytes: Buffer): void;
+  /** Bytes the answer holds: its body and the forms made so far. */
+  readonly keptBytes: number;
+  /** Calls `resized` whenever {@link keptBytes} grows (once per `key`: a store recounts its entry under that key). */
+  watchSize(key: string, resized: () => void): void;
 }
 
 /** What an answer says of itself besides its bytes. */
@@ -54,6 +75,7 @@ class LazilyTaggedAnswer implements StoredAnswer {
     facts: AnswerFacts,
   ) {
     this.#tag = tag;
+    this.keptBytes = body.length;
     this.storedAt = facts.storedAt ?? Date.now();
     this.ttlMs = facts.ttlMs;
     this.operation = facts.operation;
@@ -63,6 +85,57 @@ class LazilyTaggedAnswer implements StoredAnswer {
 
   get tag(): string {
     return (this.#tag ??= bodyTag(this.body));
+  }
+
+  #forms: Partial<Record<Compression, EncodedForm>> | undefined;
+  #making: Partial<Record<Compression, Promise<EncodedForm>>> | undefined;
+  #watchers: Map<string, () => void> | undefined;
+  /** Sends of the fast brotli form, until its smallest form is under way. */
+  #brotliSends = 0;
+  keptBytes: number;
+
+  formFor(coding: Compression): EncodedForm | undefined {
+    const form = this.#forms?.[coding];
+    if (form !== undefined && form.tagSuffix === FORM_TAG_SUFFIX.br && ++this.#brotliSends === BEST_FORM_AFTER && this.body.length <= LARGE_ANSWER_BYTES) {
+      // Asked for again and again: worth the slow setting, once, in the background.
+      compressForm(this.body, 'br-best').then(
+        (bytes) => this.addForm('br-best', bytes),
+        () => undefined,
+      );
+    }
+    return form;
+  }
+
+  encode(coding: Compression): Promise<EncodedForm> {
+    const made = this.#forms?.[coding];
+    if (made) return Promise.resolve(made);
+    const making = (this.#making ??= {});
+    return (making[coding] ??= compressForm(this.body, coding).then(
+      (bytes) => {
+        delete making[coding];
+        return this.#forms?.[coding] ?? this.#add(coding, { bytes, tagSuffix: FORM_TAG_SUFFIX[coding] });
+      },
+      (error: unknown) => {
+        delete making[coding];
+        throw error;
+      },
+    ));
+  }
+
+  addForm(form: AnswerForm, bytes: Buffer): void {
+    this.#add(form === 'br-best' ? 'br' : form, { bytes, tagSuffix: FORM_TAG_SUFFIX[form] });
+  }
+
+  #add(coding: Compression, form: EncodedForm): EncodedForm {
+    const forms = (this.#forms ??= {});
+    this.keptBytes += form.bytes.length - (forms[coding]?.bytes.length ?? 0);
+    forms[coding] = form;
+    if (this.#watchers) for (const resized of this.#watchers.values()) resized();
+    return form;
+  }
+
+  watchSize(key: string, resized: () => void): void {
+    (this.#watchers ??= new Map()).set(key, resized);
   }
 }
 

@@ -1,0 +1,54 @@
+import Negotiator from 'negotiator';
+
+/**
+ * The content codings answers are sent in (RFC 9110 §8.4.1): brotli, gzip and zstd, which every
+ * supported Node has in node:zlib, or none.
+ */
+export type ContentCoding = 'br' | 'gzip' | 'zstd' | 'identity';
+
+const OFFERED: readonly ContentCoding[] = ['br', 'zstd', 'gzip', 'identity'];
+/** Our order among codings a client ranks equally (`gzip, deflate, br, zstd`): the smallest first. */
+const PREFERRED: readonly ContentCoding[] = ['br', 'zstd', 'gzip', 'identity'];
+
+/**
+ * Answers smaller than this are sent as they are, whatever the client accepts: below it a coding
+ * saves a few hundred bytes at most (a TCP segment holds the answer either way), while a client
+ * still pays for inflating it.
+ */
+export const COMPRESSION_MIN_BYTES = 1024;
+
+/** negotiator 1.1's encoding choice with a server preference among ties (@types/negotiator 0.6.5 predates the option). */
+interface EncodingNegotiator {
+  encoding(available: readonly string[], options: { preferred: readonly string[] }): string | undefined;
+  encodings(available: readonly string[]): string[];
+}
+
+const negotiatorOf = (acceptEncoding: string) => new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }) as unknown as EncodingNegotiator;
+
+/** The last few Accept-Encoding headers negotiated: clients send a handful of distinct ones. */
+const remembered = new Map<string, ContentCoding>();
+const REMEMBERED_HEADERS = 64;
+
+/**
+ * The coding of an answer to a request with this `Accept-Encoding` (q-values honoured, `identity`
+ * and `*` as RFC 9110 §12.5.3 says, by jshttp's negotiator): the client's most preferred of ours,
+ * ours breaking ties. No header: identity. Nothing acceptable (`identity;q=0` alone): identity too,
+ * as RFC 9110 §12.5.3 allows rather than a 406 (the spec answers JSON to everyone).
+ */
+export function negotiateContentCoding(acceptEncoding: string | undefined): ContentCoding {
+  if (!acceptEncoding) return 'identity';
+  let coding = remembered.get(acceptEncoding);
+  if (coding === undefined) {
+    coding = (negotiatorOf(acceptEncoding).encoding(OFFERED, { preferred: PREFERRED }) as ContentCoding | undefined) ?? 'identity';
+    if (remembered.size >= REMEMBERED_HEADERS) remembered.clear();
+    remembered.set(acceptEncoding, coding);
+  }
+  return coding;
+}
+
+/** Whether a request with this `Accept-Encoding` accepts `coding` (q > 0). */
+export function acceptsCoding(acceptEncoding: string | undefined, coding: ContentCoding): boolean {
+  if (coding === 'identity' || negotiateContentCoding(acceptEncoding) === coding) return true;
+  if (!acceptEncoding) return false;
+  return negotiatorOf(acceptEncoding).encodings([coding]).includes(coding);
+}
