@@ -2,7 +2,7 @@ import { envelop, useEngine, useSchema, type Plugin } from '@envelop/core';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { useParserCache } from '@envelop/parser-cache';
 import * as graphql from 'graphql';
-import type { GraphQLSchema } from 'graphql';
+import { Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { DatabaseHealth } from '../db/database-health.js';
@@ -70,9 +70,19 @@ export function createEnveloped(options: PluginOptions): GetEnveloped {
     useBudgets(),
     useCalendarContext({ db: options.db, readModel: options.readModel, clock: options.clock, eventLinkBase: options.eventLinkBase, publicBaseUrl: options.publicBaseUrl }),
     // Replaces graphql-js's execute with compiled queries (docs/transport.md has the measurement).
+    // The plugin keeps one compiled query per document, whatever operationName asks for: a document
+    // of several operations would answer every later operationName with the first one compiled. Such
+    // documents run on graphql-js's execute instead (they are rare; one operation per document is
+    // what the persisted documents and the typed client send).
     options.jit === false
       ? undefined
-      : useGraphQlJit({}, { onError: (result) => options.logger.debug({ errors: result.errors }, 'graphql-jit could not compile the operation') }),
+      : useGraphQlJit(
+          {},
+          {
+            enableIf: (args) => hasOneOperation(args.document),
+            onError: (result) => options.logger.debug({ errors: result.errors }, 'graphql-jit could not compile the operation'),
+          },
+        ),
     // onExecuteDone hooks run in this list's order. Nulls `data` on invalid arguments.
     useInvalidArgumentsNullData(),
     useLoggedMaskedErrors({ logger: options.logger, databaseHealth }),
@@ -81,4 +91,11 @@ export function createEnveloped(options: PluginOptions): GetEnveloped {
     useApiKey(),
   ];
   return envelop({ plugins: plugins.filter((p): p is Plugin => Boolean(p)) });
+}
+
+/** Whether the document defines exactly one operation (fragments aside). */
+function hasOneOperation(document: DocumentNode): boolean {
+  let operations = 0;
+  for (const definition of document.definitions) if (definition.kind === Kind.OPERATION_DEFINITION && ++operations > 1) return false;
+  return operations === 1;
 }

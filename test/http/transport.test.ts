@@ -41,6 +41,17 @@ describe(`transport: POST and GET /graphQL (${databaseLabel})`, () => {
     expect(res.body).toEqual({ data: { eventBySlug: { id: 'E-2' } } });
   });
 
+  it('runs the operation each request names, however many operations of one document ran before', async () => {
+    // One document text (parsed once, cached), three operations asked in turn, by POST and by GET.
+    const query = 'query Venues { venues { id } } query Categories { categories { id } } query Event { eventByID(eventID: "E-1") { id } }';
+    const categories = { data: { categories: [{ id: 'CONCERT' }, { id: 'THEATER' }] } };
+    expect((await postGraphQL(server.url, { query, operationName: 'Venues' })).body).toHaveProperty('data.venues');
+    expect((await postGraphQL(server.url, { query, operationName: 'Categories' })).body).toEqual(categories);
+    expect((await postGraphQL(server.url, { query, operationName: 'Event' })).body).toEqual({ data: { eventByID: { id: 'E-1' } } });
+    expect((await getGraphQL(server.url, { query, operationName: 'Categories' })).body).toEqual(categories);
+    expect((await postGraphQL(server.url, { query, operationName: 'Venues' })).body).toHaveProperty('data.venues');
+  });
+
   it('runs a GET query that carries Service-Require-Preflight', async () => {
     const res = await getGraphQL(server.url, { query: 'query ($id: String!) { eventByID(eventID: $id) { id } }', variables: { id: 'E-1' } });
     expect(res.status).toBe(200);
