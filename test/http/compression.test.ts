@@ -134,8 +134,11 @@ describe(`compressed answers (${databaseLabel})`, () => {
   });
 
   it('gives HEAD the status and headers of the GET in the same coding, Content-Length included', async () => {
-    const got = await get(PAGE, { 'accept-encoding': 'br' });
-    const head = await raw(address(PAGE), { method: 'HEAD', headers: { ...preflight, 'accept-encoding': 'br' } });
+    // A document of its own, first asked here: PAGE, sent in brotli by the tests before, may get its smallest
+    // form (another representation, with its own tag and length) between this GET and HEAD.
+    const query = '{ events(pageSize: 25) { data { id title_nb desc_nb } } }';
+    const got = await get(query, { 'accept-encoding': 'br' });
+    const head = await raw(address(query), { method: 'HEAD', headers: { ...preflight, 'accept-encoding': 'br' } });
     expect(head.status).toBe(200);
     expect(head.bytes.length).toBe(0);
     expect(head.headers['content-encoding']).toBe('br');
