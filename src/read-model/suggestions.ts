@@ -604,19 +604,21 @@ export async function findLayeredSuggestions(
   ];
   const phase = async (typo: boolean): Promise<KeyRanked[]> => {
     const best = new Best<KeyRanked>(request.limit, before);
-    // Events: each layer's best, ranked together by their labels' keys.
-    for (const { snapshot, counter, request: asked } of layerCounters) {
+    // Events: each layer's best, ranked together by their labels' keys (both layers' labels read at once).
+    const candidates = layerCounters.map(({ snapshot, counter, request: asked }) => {
       const entries = eventCandidates(snapshot, asked, counter, typo);
-      if (entries.length === 0) continue;
-      const events = entries.map((entry) => snapshot.suggestions.eventOfRank[entry % INNER]!);
-      const labels = await labelsOf(snapshot, events);
+      return { snapshot, entries, events: entries.map((entry) => snapshot.suggestions.eventOfRank[entry % INNER]!) };
+    });
+    const labelled = await Promise.all(candidates.map(({ snapshot, events }) => (events.length > 0 ? labelsOf(snapshot, events) : Promise.resolve(new Map<number, SuggestedEventLabel>()))));
+    candidates.forEach(({ snapshot, entries, events }, layer) => {
+      const labels = labelled[layer]!;
       entries.forEach((entry, i) => {
         const label = labels.get(events[i]!);
         // Read at the snapshot's version: present unless the data changed outside an import.
         if (!label) throw new Error(`event ${snapshot.eventIds[events[i]!]} changed outside an import (data version ${snapshot.version})`);
         best.offer({ quality: entry >= INNER ? 1 : 0, hits: 1, label: eventRankKey(label.slug, label.title_nb, label.title_en), kind: 'EVENT', snapshot, entity: events[i]! });
       });
-    }
+    });
 
     // Catalogue entities: one per (kind, number), a tag per name, with its number in each layer.
     const merged = new Map<string, { quality: number; most: number; at: (number | null)[]; kind: number; snapshot: CalendarSnapshot; local: number }>();
@@ -639,14 +641,14 @@ export async function findLayeredSuggestions(
         entity.at[layer] = c;
       }
     });
-    const candidates = [...merged.values()].filter((entity) => entity.most > 0).map((entity) => ({ ...entity, label: entityRankKey(entity.snapshot, entity.kind, entity.local) }));
-    candidates.sort((a, b) => a.quality - b.quality || b.most - a.most || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
-    const layerCount = (candidate: (typeof candidates)[number], searchPhase: SearchPhase) =>
+    const entities = [...merged.values()].filter((entity) => entity.most > 0).map((entity) => ({ ...entity, label: entityRankKey(entity.snapshot, entity.kind, entity.local) }));
+    entities.sort((a, b) => a.quality - b.quality || b.most - a.most || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+    const layerCount = (candidate: (typeof entities)[number], searchPhase: SearchPhase) =>
       layerCounters.reduce((total, { counter }, layer) => {
         const c = candidate.at[layer];
         return c === null || c === undefined ? total : total + counter.count(c, searchPhase);
       }, 0);
-    for (const candidate of candidates) {
+    for (const candidate of entities) {
       const worst = best.worst;
       // Later candidates have a worse quality, or fewer possible hits, or a later label: none can enter.
       if (best.full && worst && !before({ ...candidate, hits: candidate.most, kind: 'VENUE', entity: 0 }, worst)) break;
