@@ -13,8 +13,8 @@ import { findLayeredPage } from './layered-result-page.js';
 import { layeredEventOf, type LayeredSnapshot } from './layered-snapshot.js';
 import { listInTurns } from './list-in-turns.js';
 import type { ReadModel } from './read-model.js';
-import { layeredWordMatch, wordMatches, type SearchMode, type WordMatch } from './search-matches.js';
-import { findSuggestions } from './suggestions.js';
+import { layeredWordMatch, type SearchMode, type WordMatch } from './search-matches.js';
+import { findLayeredSuggestions } from './suggestions.js';
 import type { FacetCount, FacetKind } from './walk/result-page.js';
 
 /**
@@ -157,22 +157,33 @@ export class CalendarReader {
 
   /**
    * Typeahead suggestions (suggestions.ts), labelled: the catalogue's from the snapshot, the events'
-   * titles and slugs read at the snapshot's version (one statement, for the few events suggested).
+   * titles and slugs read at the snapshot's version (one statement per layer, for the few events
+   * suggested: across layers, their labels rank them).
    */
   suggest(input: SuggestInput): Promise<Suggestion[]> {
     return this.consistently(async (layers) => {
-      // Typeahead is not answered from layers yet: a version with a delta is compacted (a full build of
-      // it) first, and a newer version met meanwhile makes the request start over on it.
-      const snapshot = await this.model.fullBuildOf(layers);
       const words = input.queries.filter.searchWords;
       // Both phases of `searchTerm` read before counting: each suggestion's total may need either.
       const [literal, approximate] =
-        words.length > 0 ? await Promise.all([wordMatches(this.db, snapshot, words, 'literal'), wordMatches(this.db, snapshot, words, 'approximate')]) : [[], null];
-      const found = findSuggestions(snapshot, { queries: input.queries, words: input.words, limit: input.limit, literal, approximate });
-      const suggestedEvents = found.filter((s) => s.kind === 'EVENT').map((s) => s.entity);
-      const records = await eventRecordsAt(this.db, snapshot, suggestedEvents, SUGGESTED_EVENT_COLUMNS);
-      const { catalogue, suggestions } = snapshot;
-      return found.map(({ kind, entity, hits }): Suggestion => {
+        words.length > 0
+          ? await Promise.all([layeredWordMatches(this.db, layers, words, 'literal'), layeredWordMatches(this.db, layers, words, 'approximate')])
+          : [{ base: [], delta: [] }, null];
+      const records = new Map<CalendarSnapshot, Map<number, EventRecord>>();
+      const labelsOf = async (snapshot: CalendarSnapshot, events: readonly number[]) => {
+        const read = await eventRecordsAt(this.db, snapshot, events, SUGGESTED_EVENT_COLUMNS);
+        const kept = records.get(snapshot) ?? new Map<number, EventRecord>();
+        for (const [event, record] of read) kept.set(event, record);
+        records.set(snapshot, kept);
+        return read;
+      };
+      const request = { queries: input.queries, words: input.words, limit: input.limit };
+      const found = await findLayeredSuggestions(layers, request, { literal, approximate }, labelsOf);
+      for (const snapshot of [layers.base, layers.delta]) {
+        const unread = found.filter((s) => s.kind === 'EVENT' && s.snapshot === snapshot && !records.get(snapshot)?.has(s.entity)).map((s) => s.entity);
+        if (snapshot && unread.length > 0) await labelsOf(snapshot, unread);
+      }
+      const { catalogue } = layers;
+      return found.map(({ kind, entity, hits, snapshot }): Suggestion => {
         switch (kind) {
           case 'VENUE': {
             const venue = catalogue.venuesByName[entity]!;
@@ -187,11 +198,11 @@ export class CalendarReader {
             return { kind, value: category.id, label_nb: category.name_nb, label_en: category.name_en, hits };
           }
           case 'TAG': {
-            const tag = suggestions.tagNames[entity]!;
+            const tag = snapshot.suggestions.tagNames[entity]!;
             return { kind, value: tag, label_nb: tag, label_en: tag, hits };
           }
           case 'EVENT': {
-            const event = records.get(entity);
+            const event = records.get(snapshot)?.get(entity);
             // Read at the snapshot's version: present unless the data changed outside an import.
             if (!event) throw new Error(`event ${snapshot.eventIds[entity]} changed outside an import (data version ${snapshot.version})`);
             return { kind, value: event.slug, label_nb: event.title_nb, label_en: event.title_en, hits };

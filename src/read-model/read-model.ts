@@ -4,9 +4,8 @@ import type { ListenForDataVersions } from '../db/data-version-listener.js';
 import type { Database } from '../db/database.js';
 import { newerDataVersion as newer, readDataVersion } from '../db/repositories/calendar-state.js';
 import type { Logger } from '../logger.js';
-import { typedArrayBytes, type CalendarSnapshot } from './calendar-snapshot.js';
+import { typedArrayBytes } from './calendar-snapshot.js';
 import type { ChangesSince } from './changes-since.js';
-import { DataVersionMoved } from './data-version-moved.js';
 import { LargeAnswerGate } from './large-answer-gate.js';
 import { fullLayers, type LayeredSnapshot } from './layered-snapshot.js';
 import { loadLayeredSnapshot, loadSnapshotSince, RETAINED_ENDED_MS } from './load-snapshot.js';
@@ -51,7 +50,7 @@ export interface ReadModelOptions {
 export const DELTA_MOST_EVENTS = 5000;
 
 /** Why a full build or a delta was built (the `read model built` line's `reason`, the builds counter's label). */
-type BuildIntent = 'newest' | 'reread' | 'compact';
+type BuildIntent = 'newest' | 'reread';
 
 /**
  * The calendar's data version, watched, and the snapshot of it that requests read (one data
@@ -179,21 +178,6 @@ export class ReadModel {
     }
   }
 
-  /**
-   * A full build of the version `layers` holds, for the answers not read from layers (typeahead): the
-   * full build itself when nothing is layered over it, else a compaction (a full build, awaited). When
-   * the compaction reads a newer version, DataVersionMoved: the request starts over on it.
-   */
-  async fullBuildOf(layers: LayeredSnapshot): Promise<CalendarSnapshot> {
-    if (layers.base === layers.full) return layers.full;
-    // Another request may have had it compacted already.
-    const current = this.current;
-    if (current && current.version === layers.version && current.base === current.full) return current.full;
-    const built = await this.build('compact');
-    if (built.version !== layers.version || built.base !== built.full) throw new DataVersionMoved(built.version);
-    return built.full;
-  }
-
   /** Requests from now on wait for `version` (or newer). */
   require(version: string): void {
     if (this.required === null || newer(version, this.required)) this.required = version;
@@ -244,11 +228,11 @@ export class ReadModel {
   /**
    * Builds the newest version (one build at a time; a build started meanwhile is followed by another):
    * as layers over the current full build when `layered` is on and nothing calls for a full one, else
-   * a full build. `intent`: a compaction or the daily re-read ask a full build even of the same version.
+   * a full build. `intent`: the daily re-read asks a full build even of the same version.
    */
   private build(intent: BuildIntent = 'newest'): Promise<LayeredSnapshot> {
     if (this.building) {
-      // A full build running (a compaction, the re-read) serves a compaction too.
+      // A full build running (the re-read) serves another re-read too.
       if (intent === 'newest' || this.buildingIntent !== 'newest') return this.building;
       // A full build asked while another build runs (a delta being built would not do): one, after it.
       this.fullBuildNext ??= this.building
@@ -286,7 +270,6 @@ export class ReadModel {
     let reason: ReadModelBuildReason;
     if (previous === null) reason = 'start';
     else if (intent === 'reread') reason = 'reread';
-    else if (intent === 'compact') reason = 'compaction';
     else if (!this.options.layered) reason = 'version';
     else {
       const loaded = await loadLayeredSnapshot(this.db, previous);

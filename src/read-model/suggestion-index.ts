@@ -46,6 +46,37 @@ function rankKey(labelWords: readonly string[], value: string, kind: number): st
   return `${labelWords.join(' ')}\u0001${value}\u0001${kind}`;
 }
 
+/**
+ * The key an event's label ranks by (as `addEvent` makes it): its shown label's words — `label_nb`,
+ * else `label_en`, else the slug's —, its slug, the event kind. Layered typeahead ranks with it.
+ */
+export function eventRankKey(slug: string, titleNb: string | null, titleEn: string | null): string {
+  return rankKey(titleNb ? foldedWords(titleNb) : titleEn ? foldedWords(titleEn) : slugWords(slug), slug, EVENT_KIND);
+}
+
+/**
+ * The key a catalogue entity's label ranks by (as `build` makes it: its first label's words, its
+ * value, its kind): `local` is the entity's number in its kind (venuesByName, organizersByName,
+ * categories, the snapshot's tagNames).
+ */
+export function entityRankKey(snapshot: Pick<CalendarSnapshot, 'catalogue' | 'suggestions'>, kind: number, local: number): string {
+  const { catalogue } = snapshot;
+  if (kind === SUGGEST_VENUE) {
+    const venue = catalogue.venuesByName[local]!;
+    return rankKey(foldedWords(venue.name), venue.slug, kind);
+  }
+  if (kind === SUGGEST_ORGANIZER) {
+    const organizer = catalogue.organizersByName[local]!;
+    return rankKey(foldedWords(organizer.name), organizer.slug, kind);
+  }
+  if (kind === SUGGEST_CATEGORY) {
+    const category = catalogue.categories[local]!;
+    return rankKey(foldedWords(category.name_nb), category.id, kind);
+  }
+  const tag = snapshot.suggestions.tagNames[local]!;
+  return rankKey(foldedWords(tag), tag, kind);
+}
+
 function isDigits(word: string): boolean {
   for (let k = 0; k < word.length; k++) {
     const code = word.charCodeAt(k);

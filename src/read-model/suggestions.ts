@@ -1,10 +1,11 @@
 import type { SuggestionKind } from '../../generated/schema-types.js';
 import { onlyConditions, type EventQuery } from '../domain/event-query.js';
 import type { SuggestQueries } from '../domain/suggest-input.js';
-import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_VENUE, type CalendarSnapshot } from './calendar-snapshot.js';
+import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_TAG, SUGGEST_VENUE, type CalendarSnapshot } from './calendar-snapshot.js';
 import { firstWhere } from './first-where.js';
 import type { WordMatch } from './search-matches.js';
-import { firstStartAt, lastEndAt } from './suggestion-index.js';
+import type { LayeredSnapshot } from './layered-snapshot.js';
+import { entityRankKey, eventRankKey, firstStartAt, lastEndAt } from './suggestion-index.js';
 import { allowedVenues } from './walk/allowed-venues.js';
 import { eventNodes, type EventNodes } from './walk/event-nodes.js';
 import { findResultPage } from './walk/find-result-page.js';
@@ -32,34 +33,40 @@ export interface FoundSuggestion {
 const KIND_NAMES: readonly SuggestionKind[] = ['VENUE', 'ORGANIZER', 'CATEGORY', 'TAG'];
 
 /** Quality 0: a word of the prefix starts the first word of a label; 1: only inner words. */
-interface Ranked {
+interface Ranked<Label extends number | string = number> {
   quality: number;
   hits: number;
-  /** Label rank (SuggestionIndex): unique over every entity, so the order is total. */
-  rank: number;
+  /**
+   * Label rank (SuggestionIndex): unique over every entity, so the order is total; across layers
+   * (KeyRanked), the key that rank orders by.
+   */
+  label: Label;
   kind: SuggestionKind;
   entity: number;
 }
 
 /** "Ranked by match quality, then hits, then label." */
-function before(a: Ranked, b: Ranked): boolean {
+function before<Label extends number | string>(a: Ranked<Label>, b: Ranked<Label>): boolean {
   if (a.quality !== b.quality) return a.quality < b.quality;
   if (a.hits !== b.hits) return a.hits > b.hits;
-  return a.rank < b.rank;
+  return a.label < b.label;
 }
 
 /** The best `limit` suggestions so far, in order. */
-class Best {
-  readonly list: Ranked[] = [];
-  constructor(private readonly limit: number) {}
+class Best<T> {
+  readonly list: T[] = [];
+  constructor(
+    private readonly limit: number,
+    private readonly before: (a: T, b: T) => boolean,
+  ) {}
   get full(): boolean {
     return this.list.length >= this.limit;
   }
-  get worst(): Ranked | undefined {
+  get worst(): T | undefined {
     return this.list[this.list.length - 1];
   }
-  offer(item: Ranked): void {
-    const list = this.list;
+  offer(item: T): void {
+    const { list, before } = this;
     if (this.full && !before(item, list[list.length - 1]!)) return;
     let at = list.length;
     while (at > 0 && before(item, list[at - 1]!)) at--;
@@ -111,6 +118,68 @@ function stamps(scratch: Scratch, count: number): number {
   const first = scratch.stamp + 1;
   scratch.stamp += count;
   return first;
+}
+
+type SearchPhase = 'literal' | 'approximate';
+
+/** "A literal match anywhere means no approximate matches": the literal phase unless it finds no node at all. */
+function filterPhaseIn(snapshot: CalendarSnapshot, request: SuggestRequest): SearchPhase {
+  if (!request.approximate) return 'literal';
+  return hasNode(snapshot, request.queries.filter, request.literal) ? 'literal' : 'approximate';
+}
+
+function hasNode(snapshot: CalendarSnapshot, query: EventQuery, words: readonly WordMatch[]): boolean {
+  return findResultPage(snapshot, { query, words, page: 0, pageSize: 1, facets: [], wantsTotal: false }).nodes.length > 0;
+}
+
+/**
+ * A base view's masked events (layered-snapshot.ts) per catalogue entity of its index (the full
+ * build's): offsets by entity, each one's last end (at the venue, for a venue) and its publishing
+ * date in the full build.
+ */
+interface MaskedEvents {
+  offsets: Uint32Array;
+  lastEnds: Float64Array;
+  publishing: Float64Array;
+}
+
+const maskedEvents = new WeakMap<CalendarSnapshot, MaskedEvents>();
+
+/** The masked events of the layers' base view (the first `masked` of its `publishedLate`), kept per view. */
+function maskedEventsOf(layers: LayeredSnapshot): MaskedEvents {
+  const { base, full } = layers;
+  let kept = maskedEvents.get(base);
+  if (kept) return kept;
+  const index = base.suggestions;
+  const perEntity: { lastEnd: number; publishing: number }[][] = Array.from({ length: index.catalogueKind.length }, () => []);
+  const add = (kind: number, local: number, lastEnd: number, publishing: number) => {
+    const c = index.catalogueOf[kind]![local]!;
+    if (c >= 0) perEntity[c]!.push({ lastEnd, publishing });
+  };
+  const seenVenue = new Set<number>();
+  for (const event of base.walk.publishedLate.subarray(0, layers.masked)) {
+    const publishing = full.eventPublishing[event]!;
+    const lastEnd = index.eventLastEnd[event]!;
+    seenVenue.clear();
+    for (let d = base.eventDateOffsets[event]!; d < base.eventDateOffsets[event + 1]!; d++) {
+      const venue = base.dateVenue[d]!;
+      if (venue < 0 || seenVenue.has(venue)) continue;
+      seenVenue.add(venue);
+      add(SUGGEST_VENUE, venue, lastEndAt(base, event, venue), publishing);
+    }
+    const lists = [base.eventOrganizers, base.eventCategories, base.eventTags];
+    lists.forEach((list, i) => {
+      const members = new Set<number>();
+      for (let k = list.offsets[event]!; k < list.offsets[event + 1]!; k++) members.add(list.values[k]!);
+      for (const member of members) add(SUGGEST_ORGANIZER + i, member, lastEnd, publishing);
+    });
+  }
+  const offsets = new Uint32Array(perEntity.length + 1);
+  perEntity.forEach((own, c) => (offsets[c + 1] = offsets[c]! + own.length));
+  const all = perEntity.flat();
+  kept = { offsets, lastEnds: Float64Array.from(all, (m) => m.lastEnd), publishing: Float64Array.from(all, (m) => m.publishing) };
+  maskedEvents.set(base, kept);
+  return kept;
 }
 
 /** One way of matching the prefix: for each of its words, the runs of indexed words it may start. */
@@ -211,16 +280,25 @@ function eventMatches(index: WordIndex, scratch: Scratch, plan: MatchPlan, offer
  */
 class HitCounter {
   private readonly scratch: Scratch;
+  private readonly filterPhaseOf: () => SearchPhase;
   private readonly counters = new Map<EventQuery, { literal: EventNodes; approximate: EventNodes | null; literalStamp: number; approximateStamp: number }>();
   private readonly baseVenues: Uint8Array | null;
   private readonly oneVenue: Uint8Array;
-  private filterPhase: 'literal' | 'approximate' | undefined;
+  private readonly masked: MaskedEvents | null;
+  private filterPhase: SearchPhase | undefined;
 
+  /**
+   * `layer`, for one layer of a version (findLayeredSuggestions): the filter's phase decided on every
+   * layer, and the masked events of a base view (their hits are left out of the closed form too).
+   */
   constructor(
     private readonly snapshot: CalendarSnapshot,
     private readonly request: SuggestRequest,
+    layer?: { filterPhase: () => SearchPhase; masked: MaskedEvents | null },
   ) {
     this.scratch = scratchFor(snapshot);
+    this.filterPhaseOf = layer ? layer.filterPhase : () => filterPhaseIn(snapshot, request);
+    this.masked = layer?.masked ?? null;
     this.baseVenues = allowedVenues(snapshot, request.queries.venue);
     this.oneVenue = new Uint8Array(snapshot.venueIds.length);
   }
@@ -253,19 +331,12 @@ class HitCounter {
   /** Whether `events(filter)` lists the event: its search phase is the one the whole filter's total decides. */
   listed(event: number): boolean {
     const counter = this.counterOf(this.request.queries.filter);
-    this.filterPhase ??= this.decideFilterPhase();
+    this.filterPhase ??= this.filterPhaseOf();
     return this.filterPhase === 'literal'
       ? this.remembered(counter.literal, counter.literalStamp, event) > 0
       : this.remembered(counter.approximate!, counter.approximateStamp, event) > 0;
   }
 
-  /** "A literal match anywhere means no approximate matches": the literal phase unless it finds no node at all. */
-  private decideFilterPhase(): 'literal' | 'approximate' {
-    const { filter } = this.request.queries;
-    if (!this.request.approximate) return 'literal';
-    const page = findResultPage(this.snapshot, { query: filter, words: this.request.literal, page: 0, pageSize: 1, facets: [], wantsTotal: false });
-    return page.nodes.length > 0 ? 'literal' : 'approximate';
-  }
 
   /** The query entity c is counted under. */
   queryOf(c: number): EventQuery {
@@ -326,15 +397,21 @@ class HitCounter {
     return to - from;
   }
 
-  /** `totalCount` of the entity's kind query with its condition added. */
+  /** `totalCount` of the entity's kind query with its condition added: literal, unless that finds nothing and `searchTerm` has an approximate phase. */
   hits(c: number): number {
+    const literal = this.count(c, 'literal');
+    return literal > 0 || !this.request.approximate ? literal : this.count(c, 'approximate');
+  }
+
+  /** The nodes of the entity's kind query with its condition added, in one search phase (`approximate` only with a `searchTerm`). */
+  count(c: number, phase: SearchPhase): number {
     const index = this.snapshot.suggestions;
     const query = this.queryOf(c);
     const start = windowBounds(query).notEndedAt;
     const now = query.now.getTime();
-    if (onlyConditions(query) && now >= index.publishingHorizon) return this.endingAfter(c, start) - this.unpublished(c, now, start);
+    if (onlyConditions(query) && now >= index.publishingHorizon) return this.endingAfter(c, start) - this.unpublished(c, now, start) - this.maskedAmong(c, now, start);
     const { values, from, to } = this.candidates(c);
-    const { literal, approximate } = this.request;
+    const words = phase === 'literal' ? this.request.literal : this.request.approximate!;
     if (index.catalogueKind[c] === SUGGEST_VENUE) {
       // A date-level condition: the venue's own dates count, so it narrows the allowed venues to one.
       const venue = index.catalogueLocal[c]!;
@@ -346,19 +423,30 @@ class HitCounter {
           for (let k = from; k < to; k++) total += nodesOf(values[k]!);
           return total;
         };
-        const total = sum(eventNodes(this.snapshot, query, literal, this.oneVenue));
-        return total > 0 || !approximate ? total : sum(eventNodes(this.snapshot, query, approximate, this.oneVenue));
+        return sum(eventNodes(this.snapshot, query, words, this.oneVenue));
       } finally {
         this.oneVenue[venue] = 0;
       }
     }
     // Event-level conditions: the entity's events are exactly those that satisfy it.
     const counter = this.counterOf(query);
+    const [nodesOf, stamp] = phase === 'literal' ? [counter.literal, counter.literalStamp] : [counter.approximate!, counter.approximateStamp];
     let total = 0;
-    for (let k = from; k < to; k++) total += this.remembered(counter.literal, counter.literalStamp, values[k]!);
-    if (total > 0 || !counter.approximate) return total;
-    for (let k = from; k < to; k++) total += this.remembered(counter.approximate, counter.approximateStamp, values[k]!);
+    for (let k = from; k < to; k++) total += this.remembered(nodesOf, stamp, values[k]!);
     return total;
+  }
+
+  /**
+   * How many of c's events are masked in this base view (unpublished at every instant) while
+   * `unpublished` does not count them: a date of theirs (at it, for a venue) ends after `start` and
+   * the full build's publishing date is not after `now` (with one after it, `unpublished` has it).
+   */
+  private maskedAmong(c: number, now: number, start: number): number {
+    const masked = this.masked;
+    if (!masked) return 0;
+    let count = 0;
+    for (let k = masked.offsets[c]!, end = masked.offsets[c + 1]!; k < end; k++) if (masked.lastEnds[k]! > start && !(masked.publishing[k]! > now)) count++;
+    return count;
   }
 
   /**
@@ -375,17 +463,12 @@ class HitCounter {
 }
 
 /**
- * The best `limit` suggestions of one matching phase (literal, or with one typo): the events first
- * (hits 1: the `limit` best by quality, then label, among those `events(filter)` lists), then the
- * catalogue entities by quality and by the most hits they could have (their events, or dates grouped
- * by day), counting each one's hits only while it could still enter the list.
+ * The events of one matching phase that `events(filter)` lists, as their entries (inner * 2^31 +
+ * label rank: the order they are suggested in), the `limit` best, best first, each event once with its
+ * best entry. An entry is only looked at further when it would enter the list.
  */
-function suggestionsOf(snapshot: CalendarSnapshot, request: SuggestRequest, counter: HitCounter, typo: boolean): Ranked[] {
+function eventCandidates(snapshot: CalendarSnapshot, request: SuggestRequest, counter: HitCounter, typo: boolean): number[] {
   const index = snapshot.suggestions;
-  const best = new Best(request.limit);
-
-  // Events, by their entries (inner * 2^31 + rank: the order they are suggested in), each event once
-  // with its best entry. An entry is only looked at further when it would enter the list.
   const chosen: number[] = [];
   let worst = Number.POSITIVE_INFINITY;
   const { eventOfRank } = index;
@@ -406,21 +489,39 @@ function suggestionsOf(snapshot: CalendarSnapshot, request: SuggestRequest, coun
   };
   const scratch = scratchFor(snapshot);
   for (const plan of plans(index.eventWords, request.words, typo)) eventMatches(index.eventWords, scratch, plan, offerEvent, () => worst);
-  for (const entry of chosen) {
+  return chosen;
+}
+
+/** Per catalogue entity of the snapshot's index, the best quality + 1 with which it matches the prefix (0: not at all). */
+function catalogueFound(snapshot: CalendarSnapshot, request: SuggestRequest, typo: boolean): Uint8Array {
+  const index = snapshot.suggestions;
+  const found = new Uint8Array(index.catalogueKind.length);
+  for (const plan of plans(index.catalogueWords, request.words, typo)) catalogueMatches(index.catalogueWords, index.catalogueKind.length, plan, found);
+  return found;
+}
+
+/**
+ * The best `limit` suggestions of one matching phase (literal, or with one typo): the events first
+ * (hits 1: the `limit` best by quality, then label, among those `events(filter)` lists), then the
+ * catalogue entities by quality and by the most hits they could have (their events, or dates grouped
+ * by day), counting each one's hits only while it could still enter the list.
+ */
+function suggestionsOf(snapshot: CalendarSnapshot, request: SuggestRequest, counter: HitCounter, typo: boolean): Ranked[] {
+  const index = snapshot.suggestions;
+  const best = new Best<Ranked>(request.limit, before);
+  for (const entry of eventCandidates(snapshot, request, counter, typo)) {
     const rank = entry % INNER;
-    best.offer({ quality: entry >= INNER ? 1 : 0, hits: 1, rank, kind: 'EVENT', entity: eventOfRank[rank]! });
+    best.offer({ quality: entry >= INNER ? 1 : 0, hits: 1, label: rank, kind: 'EVENT', entity: index.eventOfRank[rank]! });
   }
 
-  const count = index.catalogueKind.length;
-  const found = new Uint8Array(count);
-  for (const plan of plans(index.catalogueWords, request.words, typo)) catalogueMatches(index.catalogueWords, count, plan, found);
-  const candidates: { c: number; quality: number; most: number; rank: number }[] = [];
-  for (let c = 0; c < count; c++) {
+  const found = catalogueFound(snapshot, request, typo);
+  const candidates: { c: number; quality: number; most: number; label: number }[] = [];
+  for (let c = 0; c < found.length; c++) {
     if (found[c] === 0) continue;
     const most = counter.most(c);
-    if (most > 0) candidates.push({ c, quality: found[c]! - 1, most, rank: index.catalogueRank[c]! });
+    if (most > 0) candidates.push({ c, quality: found[c]! - 1, most, label: index.catalogueRank[c]! });
   }
-  candidates.sort((a, b) => a.quality - b.quality || b.most - a.most || a.rank - b.rank);
+  candidates.sort((a, b) => a.quality - b.quality || b.most - a.most || a.label - b.label);
   for (const candidate of candidates) {
     const worst = best.worst;
     // Later candidates have a worse quality, or fewer possible hits, or a later label: none can enter.
@@ -428,7 +529,7 @@ function suggestionsOf(snapshot: CalendarSnapshot, request: SuggestRequest, coun
     const hits = counter.hits(candidate.c);
     if (hits > 0) {
       const kind = KIND_NAMES[index.catalogueKind[candidate.c]!]!;
-      best.offer({ quality: candidate.quality, hits, rank: candidate.rank, kind, entity: index.catalogueLocal[candidate.c]! });
+      best.offer({ quality: candidate.quality, hits, label: candidate.label, kind, entity: index.catalogueLocal[candidate.c]! });
     }
   }
   return best.list;
@@ -444,4 +545,120 @@ export function findSuggestions(snapshot: CalendarSnapshot, request: SuggestRequ
   let found = suggestionsOf(snapshot, request, counter, false);
   if (found.length === 0 && request.words.some((word) => word.length >= TYPO_MIN_UNITS)) found = suggestionsOf(snapshot, request, counter, true);
   return found.map(({ kind, entity, hits }) => ({ kind, entity, hits }));
+}
+
+/** The search words of a suggest request's filter matched in each layer (layeredWordMatches); approximate null without a `searchTerm`. */
+export interface LayeredSuggestWords {
+  literal: { base: readonly WordMatch[]; delta: readonly WordMatch[] };
+  approximate: { base: readonly WordMatch[]; delta: readonly WordMatch[] } | null;
+}
+
+/** What ranks a suggested event's label (eventRankKey): read from its record. */
+export interface SuggestedEventLabel {
+  slug: string;
+  title_nb: string | null;
+  title_en: string | null;
+}
+
+/** A suggestion of a layered version: `entity` numbered in `snapshot`, the layer it was found in (a catalogue entity's: the base's when it has it). */
+export interface LayeredSuggestion extends FoundSuggestion {
+  snapshot: CalendarSnapshot;
+}
+
+/** A suggestion across layers: ranked by its label's key (the order of the label ranks of a full build). */
+interface KeyRanked extends Ranked<string> {
+  snapshot: CalendarSnapshot;
+}
+
+/**
+ * `findSuggestions` over the layers of a version (layered-snapshot.ts), answering exactly as a full
+ * build of that version would. Every event is in one layer (a masked one is unpublished in the base),
+ * so: the filter's search phase is decided on both layers; each event suggestion is one layer's (the
+ * `limit` best of each, merged); a catalogue entity's hits are the sums of its hits in each layer, its
+ * search phase decided on that sum; the typo phase runs when neither layer found anything. A full
+ * build orders labels by their rank, the order of their keys (suggestion-index.ts): across layers the
+ * keys themselves are compared, an event's made from its record (`labelsOf`, for the few candidates
+ * of each layer), a catalogue entity's from the catalogue the layers share. A tag is numbered in each
+ * layer apart: it is one entity by its name.
+ */
+export async function findLayeredSuggestions(
+  layers: LayeredSnapshot,
+  request: Omit<SuggestRequest, 'literal' | 'approximate'>,
+  words: LayeredSuggestWords,
+  labelsOf: (snapshot: CalendarSnapshot, events: readonly number[]) => Promise<ReadonlyMap<number, SuggestedEventLabel>>,
+): Promise<LayeredSuggestion[]> {
+  const { base, delta } = layers;
+  if (!delta) {
+    const found = findSuggestions(base, { ...request, literal: words.literal.base, approximate: words.approximate?.base ?? null });
+    return found.map((suggestion) => ({ ...suggestion, snapshot: base }));
+  }
+  if (request.words.length === 0) return [];
+  const onBase: SuggestRequest = { ...request, literal: words.literal.base, approximate: words.approximate?.base ?? null };
+  const onDelta: SuggestRequest = { ...request, literal: words.literal.delta, approximate: words.approximate?.delta ?? null };
+  let filterPhase: SearchPhase | undefined;
+  const decided = () =>
+    (filterPhase ??= !words.approximate || hasNode(base, request.queries.filter, onBase.literal) || hasNode(delta, request.queries.filter, onDelta.literal) ? 'literal' : 'approximate');
+  const layerCounters = [
+    { snapshot: base, counter: new HitCounter(base, onBase, { filterPhase: decided, masked: layers.masked > 0 ? maskedEventsOf(layers) : null }), request: onBase },
+    { snapshot: delta, counter: new HitCounter(delta, onDelta, { filterPhase: decided, masked: null }), request: onDelta },
+  ];
+  const phase = async (typo: boolean): Promise<KeyRanked[]> => {
+    const best = new Best<KeyRanked>(request.limit, before);
+    // Events: each layer's best, ranked together by their labels' keys (both layers' labels read at once).
+    const candidates = layerCounters.map(({ snapshot, counter, request: asked }) => {
+      const entries = eventCandidates(snapshot, asked, counter, typo);
+      return { snapshot, entries, events: entries.map((entry) => snapshot.suggestions.eventOfRank[entry % INNER]!) };
+    });
+    const labelled = await Promise.all(candidates.map(({ snapshot, events }) => (events.length > 0 ? labelsOf(snapshot, events) : Promise.resolve(new Map<number, SuggestedEventLabel>()))));
+    candidates.forEach(({ snapshot, entries, events }, layer) => {
+      const labels = labelled[layer]!;
+      entries.forEach((entry, i) => {
+        const label = labels.get(events[i]!);
+        // Read at the snapshot's version: present unless the data changed outside an import.
+        if (!label) throw new Error(`event ${snapshot.eventIds[events[i]!]} changed outside an import (data version ${snapshot.version})`);
+        best.offer({ quality: entry >= INNER ? 1 : 0, hits: 1, label: eventRankKey(label.slug, label.title_nb, label.title_en), kind: 'EVENT', snapshot, entity: events[i]! });
+      });
+    });
+
+    // Catalogue entities: one per (kind, number), a tag per name, with its number in each layer.
+    const merged = new Map<string, { quality: number; most: number; at: (number | null)[]; kind: number; snapshot: CalendarSnapshot; local: number }>();
+    layerCounters.forEach(({ snapshot, counter, request: asked }, layer) => {
+      const index = snapshot.suggestions;
+      const found = catalogueFound(snapshot, asked, typo);
+      for (let c = 0; c < found.length; c++) {
+        if (found[c] === 0) continue;
+        const kind = index.catalogueKind[c]!;
+        const local = index.catalogueLocal[c]!;
+        const id = kind === SUGGEST_TAG ? `${kind} ${index.tagNames[local]!}` : `${kind} ${local}`;
+        let entity = merged.get(id);
+        if (!entity) {
+          entity = { quality: found[c]! - 1, most: 0, at: [null, null], kind, snapshot, local };
+          merged.set(id, entity);
+        }
+        // The labels are the same in both layers: so is the quality.
+        entity.quality = Math.min(entity.quality, found[c]! - 1);
+        entity.most += counter.most(c);
+        entity.at[layer] = c;
+      }
+    });
+    const entities = [...merged.values()].filter((entity) => entity.most > 0).map((entity) => ({ ...entity, label: entityRankKey(entity.snapshot, entity.kind, entity.local) }));
+    entities.sort((a, b) => a.quality - b.quality || b.most - a.most || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+    const layerCount = (candidate: (typeof entities)[number], searchPhase: SearchPhase) =>
+      layerCounters.reduce((total, { counter }, layer) => {
+        const c = candidate.at[layer];
+        return c === null || c === undefined ? total : total + counter.count(c, searchPhase);
+      }, 0);
+    for (const candidate of entities) {
+      const worst = best.worst;
+      // Later candidates have a worse quality, or fewer possible hits, or a later label: none can enter.
+      if (best.full && worst && !before({ ...candidate, hits: candidate.most, kind: 'VENUE', entity: 0 }, worst)) break;
+      const literal = layerCount(candidate, 'literal');
+      const hits = literal > 0 || !words.approximate ? literal : layerCount(candidate, 'approximate');
+      if (hits > 0) best.offer({ quality: candidate.quality, hits, label: candidate.label, kind: KIND_NAMES[candidate.kind]!, snapshot: candidate.snapshot, entity: candidate.local });
+    }
+    return best.list;
+  };
+  let found = await phase(false);
+  if (found.length === 0 && request.words.some((word) => word.length >= TYPO_MIN_UNITS)) found = await phase(true);
+  return found.map(({ kind, entity, hits, snapshot }) => ({ kind, entity, hits, snapshot }));
 }

@@ -59,11 +59,11 @@ const readModelBuild = new Histogram({
 
 /**
  * Why the read model built a snapshot (read-model.ts): its first, a newer version, the daily re-read
- * of the same one; with layered versions, why a full build ran instead of a delta: a compaction asked
- * (typeahead of a layered version), a catalogue change, or the delta past its bound.
+ * of the same one; with layered versions, why a full build ran instead of a delta: a catalogue change,
+ * or the delta past its bound (a compaction).
  */
-export type ReadModelBuildReason = 'start' | 'version' | 'reread' | 'compaction' | 'catalogue' | 'delta-size';
-const READ_MODEL_BUILD_REASONS: readonly ReadModelBuildReason[] = ['start', 'version', 'reread', 'compaction', 'catalogue', 'delta-size'];
+export type ReadModelBuildReason = 'start' | 'version' | 'reread' | 'catalogue' | 'delta-size';
+const READ_MODEL_BUILD_REASONS: readonly ReadModelBuildReason[] = ['start', 'version', 'reread', 'catalogue', 'delta-size'];
 /** A full build (every event read) or a delta (layered over the last full build: layered-snapshot.ts). */
 export type ReadModelBuildKind = 'full' | 'delta';
 

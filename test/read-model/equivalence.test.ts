@@ -8,15 +8,16 @@ import { parseDateArgument } from '../../src/domain/oslo-time.js';
 import { searchWords } from '../../src/domain/search-term.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { readDataVersion } from '../../src/db/repositories/calendar-state.js';
-import { buildSuggestInput } from '../../src/domain/suggest-input.js';
+import { buildSuggestInput, type SuggestInput } from '../../src/domain/suggest-input.js';
 import { createLogger } from '../../src/logger.js';
 import { DATE_NO_END, eventIndexOf, isEventPublished, upcomingDatesOf, type CalendarSnapshot } from '../../src/read-model/calendar-snapshot.js';
 import { layeredWordMatches } from '../../src/read-model/calendar-reader.js';
 import { findLayeredPage, type LayeredResultPage } from '../../src/read-model/layered-result-page.js';
-import { fullLayers, layeredEventOf } from '../../src/read-model/layered-snapshot.js';
+import { fullLayers, layeredEventOf, type LayeredSnapshot } from '../../src/read-model/layered-snapshot.js';
 import { ReadModel } from '../../src/read-model/read-model.js';
 import { changesInLog } from '../../src/read-model/snapshot-change-log.js';
-import { findSuggestions } from '../../src/read-model/suggestions.js';
+import { findLayeredSuggestions, findSuggestions } from '../../src/read-model/suggestions.js';
+import { eventRecordsAt } from '../../src/read-model/event-records.js';
 import { everyNode } from '../../src/read-model/walk/every-node.js';
 import { findResultPage } from '../../src/read-model/walk/find-result-page.js';
 import { planWalk, type WalkStrategy } from '../../src/read-model/walk/plan-walk.js';
@@ -376,6 +377,16 @@ function followedCalendar(db: DatabaseHandle, start: ReturnType<typeof generateD
     everId,
     venues,
     titleWords,
+    /** What a typeahead is typed from: titles' words, and the catalogue's and the tags' labels. */
+    labels: () => [
+      ...titleWords,
+      'endret',
+      'ny',
+      ...venues.map((v) => v.name),
+      ...(start.organizers ?? []).map((o) => o.name),
+      ...(start.categories ?? []).flatMap((c) => [c.name_nb, c.name_en]),
+      ...tags,
+    ],
     /** Every kind once in the first rounds, then at random. */
     kindOf: (round: number): ChangeKind => (round < CHANGE_KINDS.length ? CHANGE_KINDS[round]! : random.pick(CHANGE_KINDS)),
     /** Imports a change of that kind (or moves the clock on): the service clock after it. */
@@ -443,6 +454,57 @@ function followedCalendar(db: DatabaseHandle, start: ReturnType<typeof generateD
   };
 }
 
+/** A typeahead answer as lines `kind identity hits` (identity: the entity's id, the tag, the event's id). */
+function suggestionLines(found: readonly { kind: string; entity: number; hits: number; snapshot: CalendarSnapshot }[]): string[] {
+  return found.map(({ kind, entity, hits, snapshot }) => {
+    const { catalogue, suggestions } = snapshot;
+    const key =
+      kind === 'VENUE'
+        ? catalogue.venuesByName[entity]!.id
+        : kind === 'ORGANIZER'
+          ? catalogue.organizersByName[entity]!.id
+          : kind === 'CATEGORY'
+            ? catalogue.categories[entity]!.id
+            : kind === 'TAG'
+              ? suggestions.tagNames[entity]!
+              : snapshot.eventIds[entity]!;
+    return `${kind} ${key} ${hits}`;
+  });
+}
+
+/** Typeahead answered from the layers of a version, as the reader answers it (both search phases of the filter's searchTerm read first). */
+async function suggestedOnLayers(db: DatabaseHandle, layers: LayeredSnapshot, input: SuggestInput): Promise<string[]> {
+  const words = input.queries.filter.searchWords;
+  const literal = await layeredWordMatches(db.db, layers, words, 'literal');
+  const approximate = words.length > 0 ? await layeredWordMatches(db.db, layers, words, 'approximate') : null;
+  const labelsOf = (snapshot: CalendarSnapshot, events: readonly number[]) => eventRecordsAt(db.db, snapshot, events, ['id', 'slug', 'title_nb', 'title_en']);
+  const found = await findLayeredSuggestions(layers, { queries: input.queries, words: input.words, limit: input.limit }, { literal, approximate }, labelsOf);
+  return suggestionLines(found);
+}
+
+/** Typeahead answered by a full build. */
+async function suggestedOnFull(db: DatabaseHandle, snapshot: CalendarSnapshot, input: SuggestInput): Promise<string[]> {
+  const words = input.queries.filter.searchWords;
+  const literal = await wordMatches(db.db, snapshot, words, 'literal');
+  const approximate = words.length > 0 ? await wordMatches(db.db, snapshot, words, 'approximate') : null;
+  const found = findSuggestions(snapshot, { queries: input.queries, words: input.words, limit: input.limit, literal, approximate });
+  return suggestionLines(found.map((f) => ({ ...f, snapshot })));
+}
+
+const WHEN_PRESETS = ['TODAY', 'TONIGHT', 'TOMORROW', 'THIS_WEEKEND', 'NEXT_7_DAYS', 'THIS_MONTH'] as const;
+
+/** A typeahead prefix as people type one: a label's start, now and then two words or a typo. */
+function typedPrefix(random: Random, labels: readonly string[]): string {
+  const start = (label: string) => label.slice(0, random.int(1, 7));
+  let prefix = start(random.pick(labels));
+  if (random.chance(0.2)) prefix = `${prefix} ${start(random.pick(labels))}`;
+  if (random.chance(0.15) && prefix.length >= 5) {
+    const at = random.int(1, prefix.length - 2);
+    prefix = `${prefix.slice(0, at)}x${prefix.slice(at + 1)}`;
+  }
+  return prefix.trim() === '' ? 'a' : prefix;
+}
+
 function eventQueryOf(filter: Filter, at: Date) {
   const built = buildEventQuery(filter, at);
   if (!built.ok) throw new Error(`invalid filter ${JSON.stringify(filter)}: ${built.invalidArgs.join(', ')}`);
@@ -495,7 +557,6 @@ describe(`read model (${databaseLabel}): a version reached through random import
         const served = layers.base;
         const fresh = await loadSnapshot(db.db, now);
         expect(fresh.version).toBe(version);
-        const typeaheadNow = !layered || round % 4 === 3;
 
         for (let k = 0; k < 120; k++) {
           const at = new Date(now.getTime() + random.int(0, 24 * 10) * 3_600_000);
@@ -528,8 +589,8 @@ describe(`read model (${databaseLabel}): a version reached through random import
               const key = { VENUE: () => catalogue.venuesByName[entity]!.id, ORGANIZER: () => catalogue.organizersByName[entity]!.id, CATEGORY: () => catalogue.categories[entity]!.id, TAG: () => suggestions.tagNames[entity]!, EVENT: () => snapshot.eventIds[entity]! }[kind]();
               return `${kind} ${key} ${hits}`;
             });
-          // Layered: typeahead compacts the version first (a full build of it), so asked in some rounds only.
-          if (typeaheadNow) expect(suggested(await model.fullBuildOf(layers)), `${context} suggest ${JSON.stringify(prefix)}`).toEqual(suggested(fresh));
+          // Layered or not: the layers' own answer (no full build of the version on the way).
+          expect(await suggestedOnLayers(db, layers, input.input), `${context} suggest ${JSON.stringify(prefix)}`).toEqual(suggested(fresh));
         }
         expect(logged(layers.changeLog, version), `round ${round} (${kind}): the change log`).toEqual(logged(fresh.changeLog, version));
       }
@@ -569,6 +630,8 @@ describe(`read model (${databaseLabel}): a layered version answers as a fresh fu
       let layeredRounds = 0;
       let fallbacks = 0;
       let maskedMost = 0;
+      let suggestedAny = 0;
+      let suggestedEvents = 0;
 
       for (let round = 0; round < 16; round++) {
         const kind = calendar.kindOf(round);
@@ -638,8 +701,28 @@ describe(`read model (${databaseLabel}): a layered version answers as a fresh fu
             found.set(layer, (found.get(layer) ?? 0) + 1);
           }
         }
+        // Typeahead from the layers themselves: many prefixes, with and without filters (`when`, searchTerm), several limits.
+        const labels = calendar.labels();
+        for (let k = 0; k < 60; k++) {
+          const at = new Date(now.getTime() + random.int(0, 24 * 10) * 3_600_000);
+          const prefix = typedPrefix(random, labels);
+          const limit = random.pick([1, 3, 5, 10]);
+          let filter: Filter | null = random.chance(0.25) ? null : calendar.filter(at);
+          if (filter && random.chance(0.3)) filter = { ...filter, fromDate: null, untilDate: null, when: random.pick(WHEN_PRESETS) };
+          // Words only the changed events hold (mostly the delta's), literally or with a typo: the filter's search phase decided across layers.
+          if (random.chance(0.15)) filter = { ...filter, searchTerm: random.pick(['endret', 'ny', 'endrte']) };
+          const input = buildSuggestInput(prefix, filter, limit, at);
+          if (!input.ok) throw new Error(`invalid suggest ${prefix} ${JSON.stringify(filter)}: ${input.invalidArgs.join(', ')}`);
+          const expected = await suggestedOnFull(db, fresh, input.input);
+          const context = `round ${round} (${kind}): suggest ${JSON.stringify({ prefix, filter, limit, at: at.toISOString() })}`;
+          expect(await suggestedOnLayers(db, layers, input.input), context).toEqual(expected);
+          if (expected.length > 0) suggestedAny++;
+          if (expected.some((line) => line.startsWith('EVENT'))) suggestedEvents++;
+        }
         expect(logged(layers.changeLog, version), `round ${round} (${kind}): the change log`).toEqual(logged(fresh.changeLog, version));
       }
+      expect(suggestedAny).toBeGreaterThan(300);
+      expect(suggestedEvents).toBeGreaterThan(100);
       expect(layeredRounds).toBeGreaterThan(8);
       expect(fallbacks).toBeGreaterThan(0);
       expect(maskedMost).toBeGreaterThan(10);
