@@ -162,14 +162,15 @@ describe(`one caller’s share, and who a caller is (${databaseLabel})`, () => {
   });
 
   /**
-   * Keeps one caller's share full for a while (eight senders, each sending again as soon as it is
-   * answered, for a share of four) and asks with `probe` meanwhile, again and again: the probes'
-   * statuses, and the 429s the full share's caller got.
+   * Keeps one caller's share full for a while (sixteen senders, each sending again as soon as it is
+   * answered, for a share of four: an answer is compressed and written after its execution has left
+   * the share, so each sender spends part of its time outside it) and asks with `probe` meanwhile,
+   * again and again: the probes' statuses, and the 429s the full share's caller got.
    */
   async function whileShareIsFull(server: TestServer, headers: Record<string, string>, probe: () => Promise<Response>): Promise<{ probes: number[]; overflow: Response[] }> {
     let sending = true;
     const overflow: Response[] = [];
-    const senders = Array.from({ length: 8 }, async () => {
+    const senders = Array.from({ length: 16 }, async () => {
       while (sending) {
         const response = await uncachedPage(server.url, headers);
         if (response.status === 429) overflow.push(response);
