@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { databaseLabel } from '../support/test-database.js';
 import { getGraphQL, isReachable, postGraphQL, startTestServer, type TestServer } from '../support/test-server.js';
 import { httpCalendar, NOW, UNKNOWN_KEY, VALID_KEY } from './fixtures/http-calendar.js';
+import { deleteCacheNamespace } from '../support/cache-namespace.js';
 
 let server: TestServer;
 
@@ -169,8 +170,7 @@ describe.skipIf(!redisUp)(`Redis as the shared store (${redisUrl}${redisUp ? '' 
       const byHash = await postGraphQL(second.url, { extensions });
       expect(byHash.body).toEqual({ data: { venues: [{ name: 'Sentrum Scene' }] } });
     } finally {
-      const keys = await redis.keys(`${first.cacheNamespace}:*`);
-      if (keys.length > 0) await redis.del(keys);
+      await deleteCacheNamespace(redis, first.cacheNamespace);
       await redis.quit();
       await second.close();
       await first.close();

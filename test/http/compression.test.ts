@@ -6,6 +6,7 @@ import { generateDemoCalendar } from '../../src/demo/demo-calendar.js';
 import { databaseLabel } from '../support/test-database.js';
 import { isReachable, startTestServer, type TestServer } from '../support/test-server.js';
 import { NOW, UNKNOWN_KEY } from './fixtures/http-calendar.js';
+import { deleteCacheNamespace } from '../support/cache-namespace.js';
 
 interface RawResponse {
   status: number;
@@ -240,8 +241,7 @@ describe.skipIf(!redisUp)(`compressed answers in Redis (${redisUrl}${redisUp ? '
       expect(shared.headers['etag']).toBe(brotli.headers['etag']);
       expect(shared.bytes.equals(entry.subarray(newline + 1))).toBe(true);
     } finally {
-      const keys = await redis.keys(`${first.cacheNamespace}:*`);
-      if (keys.length > 0) await redis.del(keys);
+      await deleteCacheNamespace(redis, first.cacheNamespace);
       await redis.quit();
       await second.close();
       await first.close();

@@ -12,6 +12,7 @@ import { databaseLabel } from '../support/test-database.js';
 import { getGraphQL, isReachable, postGraphQL, startTestServer, type TestServer } from '../support/test-server.js';
 import { startThrowawayRedis, throwawayRedisUnavailable, type ThrowawayRedis } from '../support/throwaway-redis.js';
 import { httpCalendar, NOW, UNKNOWN_KEY } from './fixtures/http-calendar.js';
+import { deleteCacheNamespace } from '../support/cache-namespace.js';
 
 /** The transport calendar with E-3 renamed: what a later import brings. */
 function withTitle(title: string) {
@@ -220,8 +221,7 @@ describe.skipIf(!twoNodes)(`two nodes on PostgreSQL sharing Redis${twoNodes ? ''
   });
   afterAll(async () => {
     const redis = new Redis(redisUrl);
-    const keys = await redis.keys(`${first.cacheNamespace}:*`);
-    if (keys.length > 0) await redis.del(keys);
+    await deleteCacheNamespace(redis, first.cacheNamespace);
     await redis.quit();
     await second?.close();
     await secondHandle?.close();
