@@ -128,6 +128,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     pollIntervalMs: options.dataVersionPollMs,
     rereadAfterMs: options.readModelRereadMs,
     layered: config.READ_MODEL_LAYERED === 'on',
+    deltaMostEvents: config.READ_MODEL_DELTA_MOST_EVENTS,
   });
   const purger = cdnPurgerOf(config, database, logger, options.cdnPurgeRetry);
   // Each version this node serves: the CDN edges are purged of what it changed (by one node of all).

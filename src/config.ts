@@ -128,6 +128,11 @@ const ConfigSchema = z.object({
    * docs/performance.md "Fresh at any size"); off: every version is a full build.
    */
   READ_MODEL_LAYERED: z.enum(['on', 'off'], { error: 'must be on or off' }).default('off'),
+  /**
+   * Layered: most events changed since the last full build that a delta holds; past it, a full build
+   * (compaction) runs instead. Default: read-model.ts DELTA_MOST_EVENTS (measured: docs/performance.md).
+   */
+  READ_MODEL_DELTA_MOST_EVENTS: integer(1, 10_000_000).optional(),
   /** The header that carries CDN tags on cacheable answers (docs/cdn.md); none: no tags sent. */
   CDN_TAG_HEADER: z
     .enum(['Surrogate-Key', 'Cache-Tag', 'Edge-Cache-Tag', 'none'], { error: 'must be Surrogate-Key, Cache-Tag, Edge-Cache-Tag or none' })

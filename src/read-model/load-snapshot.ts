@@ -78,7 +78,7 @@ export async function loadSnapshotSince(
 }
 
 /** Why a newer version could not be layered on the last full build: a full build is needed. */
-export type LayeredFallback = 'catalogue' | 'older-version';
+export type LayeredFallback = 'catalogue' | 'older-version' | 'delta-size';
 
 /**
  * The newest data version as layers over `previous`'s full build (layered-snapshot.ts), read in one
@@ -88,11 +88,13 @@ export type LayeredFallback = 'catalogue' | 'older-version';
  * a delta built by the same code as a full build, restricted to them, at the full build's clock (its
  * cutoff: `suggestions.publishingHorizon`), so that the layers are exactly a full build at that clock.
  * Costs what changed since the full build, not what the calendar holds. The same version again is
- * `previous` itself.
+ * `previous` itself. More than `deltaMostEvents` ids changed: 'delta-size', decided before any of
+ * them is read (a compaction follows; reading the delta first would be work thrown away).
  */
 export async function loadLayeredSnapshot(
   db: Kysely<Database>,
   previous: LayeredSnapshot,
+  deltaMostEvents = Number.POSITIVE_INFINITY,
 ): Promise<{ layered: LayeredSnapshot; changes: ChangesSince } | { fallback: LayeredFallback }> {
   const full = previous.full;
   const cutoff = new Date(full.suggestions.publishingHorizon);
@@ -110,6 +112,7 @@ export async function loadLayeredSnapshot(
       select event_id from event_changes where version > ${full.version}::bigint
       union select event_id from occurrences where id > ${String(full.occurrencesUpTo)}::bigint`.execute(trx);
     const changed = rows.map((r) => r.event_id);
+    if (changed.length > deltaMostEvents) return { kind: 'fallback' as const, fallback: 'delta-size' as const };
     const events = await readEvents(trx, cutoff, catalogue, suggestions, changed);
     const dates = await readDates(trx, cutoff, events, catalogue, changed);
     const { eventIds } = events.snapshot;

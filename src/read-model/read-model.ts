@@ -272,9 +272,8 @@ export class ReadModel {
     else if (intent === 'reread') reason = 'reread';
     else if (!this.options.layered) reason = 'version';
     else {
-      const loaded = await loadLayeredSnapshot(this.db, previous);
-      if ('fallback' in loaded) reason = loaded.fallback === 'catalogue' ? 'catalogue' : 'version';
-      else if ((loaded.layered.delta?.eventIds.length ?? 0) + loaded.layered.masked > (this.options.deltaMostEvents ?? DELTA_MOST_EVENTS)) reason = 'delta-size';
+      const loaded = await loadLayeredSnapshot(this.db, previous, this.options.deltaMostEvents ?? DELTA_MOST_EVENTS);
+      if ('fallback' in loaded) reason = loaded.fallback === 'older-version' ? 'version' : loaded.fallback;
       else {
         layers = loaded.layered;
         changes = loaded.changes;

@@ -123,8 +123,9 @@ export async function readSnapshotChangeLog(
  * The log of a newer version from the log of the snapshot it replaces (`previous`, of version `since`):
  * that log without the ids logged again since, then the rows after `since` (every one of a higher
  * version, so they walk after it). Only the new rows are read. A row at or below `since` only ever
- * leaves the table otherwise (a later import moves it up, or purges an old tombstone); when the rows
- * left there are not exactly the entries kept, a purge happened and null is returned: read it whole.
+ * leaves the table otherwise (a later import moves it up, or purges an old tombstone); when the
+ * tombstones left there are not exactly the tombstones kept, a purge happened and null is returned:
+ * read it whole.
  */
 export async function extendSnapshotChangeLog(
   trx: Transaction<Database>,
@@ -136,15 +137,16 @@ export async function extendSnapshotChangeLog(
   const added = emptyColumns();
   await appendRows(trx, since, added, eventIds, eventIndex);
   const relogged = new Set(added.ids);
-  const { rows } = await sql<{ kept: string | number }>`select count(*) as kept from event_changes where version <= ${since}::bigint`.execute(trx);
   const columns = emptyColumns();
+  let keptTombstones = 0;
   eachEntry(previous, (id, version, removed) => {
     if (relogged.has(id)) return;
     columns.ids.push(sharedId(id, eventIds, eventIndex));
     columns.versions.push(version);
     columns.removed.push(removed);
+    keptTombstones += removed;
   });
-  if (columns.ids.length !== Number(rows[0]?.kept ?? 0)) return null;
+  if (keptTombstones !== (await tombstonesUpTo(trx, since))) return null;
   let removedEvents = 0;
   for (let i = 0; i < added.ids.length; i++) {
     columns.ids.push(added.ids[i]!);
@@ -174,10 +176,9 @@ export async function layerSnapshotChangeLog(
   const later = emptyColumns();
   await appendRows(trx, fullVersion, later, eventIds, eventIndex);
   const relogged = new Set(later.ids);
-  const { rows } = await sql<{ kept: string | number }>`select count(*) as kept from event_changes where version <= ${fullVersion}::bigint`.execute(trx);
-  let kept = 0;
-  for (const id of full.ids) if (!relogged.has(id)) kept++;
-  if (kept !== Number(rows[0]?.kept ?? 0)) return null;
+  let keptTombstones = 0;
+  for (let i = 0; i < full.ids.length; i++) if (full.removed[i] === 1 && !relogged.has(full.ids[i]!)) keptTombstones++;
+  if (keptTombstones !== (await tombstonesUpTo(trx, fullVersion))) return null;
   let changedEvents = 0;
   let removedEvents = 0;
   const previous = Number(previousVersion);
@@ -187,6 +188,17 @@ export async function layerSnapshotChangeLog(
     else changedEvents++;
   }
   return { log: { ...full, layered: { relogged, later: packed(later) } }, changes: { since: previousVersion, changedEvents, removedEvents } };
+}
+
+/**
+ * The tombstones at or below `version`: the purge check. Only a tombstone ever leaves the table
+ * (purgeOldTombstones), so counting them alone says whether one did, and reads the few rows of the
+ * tombstones' partial index; counting every row at or below the version read the whole table (a
+ * parallel scan of 1M rows, 200–330 ms at 1 000 000 events, on every layered version).
+ */
+async function tombstonesUpTo(trx: Transaction<Database>, version: string): Promise<number> {
+  const { rows } = await sql<{ kept: string | number }>`select count(*) as kept from event_changes where removed and version <= ${version}::bigint`.execute(trx);
+  return Number(rows[0]?.kept ?? 0);
 }
 
 /** One id the data phase lists, with its keyset position. */

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { readDataVersion } from '../../src/db/repositories/calendar-state.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
-import { loadSnapshot, loadSnapshotSince } from '../../src/read-model/load-snapshot.js';
+import { fullLayers } from '../../src/read-model/layered-snapshot.js';
+import { loadLayeredSnapshot, loadSnapshot, loadSnapshotSince } from '../../src/read-model/load-snapshot.js';
 import { ReadModel } from '../../src/read-model/read-model.js';
 import { metricsRegistry } from '../../src/telemetry/metrics.js';
 import { ONE_VENUE_CATALOGUE as CATALOGUE, oneVenueEvent as event } from '../support/one-venue-calendar.js';
@@ -62,13 +63,22 @@ describe(`read model (${databaseLabel}): what each build replaced`, () => {
       expect(later.snapshot.changeLog.ids).toEqual(['E-3', 'E-4', 'E-5', 'E-1', 'E-2']);
       expect((await loadSnapshotSince(database.db, NOW, later.snapshot)).changes).toEqual({ since: later.snapshot.version, changedEvents: 0, removedEvents: 0 });
 
-      // An import purges a tombstone past the window: the rows the replaced log kept changed, so the log is read whole.
+      // A layered version over `later` before any purge shares its log (nothing read whole).
+      await importCalendar(database, { events: [event('E-5', 'Fem (endret)')] });
+      const shared = await loadLayeredSnapshot(database.db, fullLayers(later.snapshot));
+      expect('layered' in shared && shared.layered.changeLog.layered).toBeTruthy();
+      // An import purges a tombstone past the window: the rows the replaced log kept changed, so the log is
+      // read whole, by an extended log and by a layered version's alike.
       await sql`update event_changes set changed_at = now() - interval '100 days' where event_id = 'E-3'`.execute(database.db);
       await importCalendar(database, { events: [event('E-6', 'Seks')] });
       const purged = await loadSnapshotSince(database.db, NOW, later.snapshot);
-      expect(purged.snapshot.changeLog.ids).toEqual(['E-4', 'E-5', 'E-1', 'E-2', 'E-6']);
-      expect(purged.snapshot.changeLog).toEqual((await loadSnapshot(database.db, NOW)).changeLog);
-      expect(purged.changes).toEqual({ since: later.snapshot.version, changedEvents: 1, removedEvents: 0 });
+      expect(purged.snapshot.changeLog.ids).toEqual(['E-4', 'E-1', 'E-2', 'E-5', 'E-6']);
+      const wholeAfterPurge = (await loadSnapshot(database.db, NOW)).changeLog;
+      expect(purged.snapshot.changeLog).toEqual(wholeAfterPurge);
+      expect(purged.changes).toEqual({ since: later.snapshot.version, changedEvents: 2, removedEvents: 0 });
+      const layeredPurged = await loadLayeredSnapshot(database.db, fullLayers(later.snapshot));
+      if (!('layered' in layeredPurged)) throw new Error('expected a layered version');
+      expect(layeredPurged.layered.changeLog).toEqual(wholeAfterPurge);
     } finally {
       await model.close();
     }
