@@ -13,6 +13,10 @@
  *   until its "read model built" line for it (the 20 ms polls' cache hits included), and its peak
  *   RSS meanwhile (VmHWM, reset before each import) against its steady RSS (after start, settled).
  *
+ * - layered: one import of BENCH_COMPACTION_CHANGED edited events (default 5 001, past the delta's bound;
+ *   0 skips it): visible-after (served as a delta), then the compaction it starts in the background: its
+ *   build time, the node's CPU and peak RSS until its line, and the RSS after.
+ *
  * The same runs first against BENCH_BEFORE_DIR (default /work/before-af9ea4d, a built checkout of the
  * main branch before incremental versions; '' skips it), on the same schema, for the ratios. This
  * checkout's node runs with READ_MODEL_LAYERED=BENCH_LAYERED (default on: versions as layered deltas).
@@ -82,9 +86,11 @@ const benchEvent = (id: string, title: string, k: number) => ({
   dates: [{ start: new Date(Date.now() + (1 + (k % 30)) * DAY_MS).toISOString() }],
 });
 const editId = (k: number) => `bench-fresh-edit-${k}`;
-const editFile = (title: string) => ({ events: Array.from({ length: changedCount }, (_, k) => benchEvent(editId(k), `${title} ${k}`, k)) });
+const editFile = (title: string, count = changedCount) => ({ events: Array.from({ length: count }, (_, k) => benchEvent(editId(k), `${title} ${k}`, k)) });
+/** Layered: an import of this many edited events takes the delta past its bound (a compaction follows; 0: none). */
+const compactionChanged = Number(process.env['BENCH_COMPACTION_CHANGED'] ?? 5001);
 // The edited events exist before any node starts: each round then changes all of them.
-await importCalendar(database, editFile(`Ferskhet start ${Date.now()}`));
+await importCalendar(database, editFile(`Ferskhet start ${Date.now()}`, Math.max(changedCount, compactionChanged)));
 
 const TOTAL = '{ events { totalCount } }';
 const EDITED = `{ eventByID(eventID: ${JSON.stringify(editId(changedCount - 1))}) { id title_nb } }`;
@@ -152,6 +158,46 @@ interface NodeFigures {
   steadyMB: number;
   one: ImportFigures[];
   many: ImportFigures[];
+  compaction?: CompactionFigures | undefined;
+}
+
+interface CompactionFigures {
+  visibleMs: number;
+  compactionMs: number;
+  cpuMs: number;
+  peakMB: number;
+  afterMB: number;
+}
+
+/**
+ * Layered: an import that takes the delta past its bound. It shows as a delta; the compaction then
+ * runs in the background. Visible-after of that import; the compaction's build time (its line) and the
+ * node's CPU and peak RSS from the import until that line.
+ */
+async function measureCompaction(node: PinnedProcess, stamp: number): Promise<CompactionFigures> {
+  const pid = node.child.pid!;
+  const title = `Ferskhet ${stamp} komprimering`;
+  const query = `{ eventByID(eventID: ${JSON.stringify(editId(compactionChanged - 1))}) { id title_nb } }`;
+  await get(node, query);
+  resetPeakResident(pid);
+  const cpuBefore = processCpuMs(pid);
+  const compactionLine = () => buildLines(node).find((line) => line['compaction'] !== undefined && line['reason'] === 'delta-size');
+  await importCalendar(database, editFile(title, compactionChanged));
+  const committed = performance.now();
+  const expected = JSON.stringify(`${title} ${compactionChanged - 1}`);
+  while (!(await get(node, query)).includes(expected)) {
+    if (performance.now() - committed > VISIBLE_TIMEOUT_MS) throw new Error(`not visible within ${VISIBLE_TIMEOUT_MS} ms: ${query}`);
+    await sleep(POLL_MS);
+  }
+  const visibleMs = performance.now() - committed;
+  while (!compactionLine()) {
+    if (performance.now() - committed > VISIBLE_TIMEOUT_MS * 2) throw new Error('no compaction line after the import');
+    await sleep(100);
+  }
+  const cpuMs = processCpuMs(pid) - cpuBefore;
+  const peakMB = peakResidentMB(pid);
+  await sleep(3000); // the replaced full build released with its last request
+  return { visibleMs, compactionMs: Number(compactionLine()!['ms']), cpuMs, peakMB, afterMB: residentMB(pid) };
 }
 
 async function measureNode(label: string, dir: string, env: Record<string, string> = {}): Promise<NodeFigures> {
@@ -177,7 +223,8 @@ async function measureNode(label: string, dir: string, env: Record<string, strin
       many.push(await measureImport(node, editFile(title), EDITED, (body) => body.includes(JSON.stringify(expected))));
       console.error(`${label}: ${changedCount} events, import ${i}: visible after ${many.at(-1)!.visibleMs.toFixed(0)} ms, node CPU ${many.at(-1)!.cpuMs} ms`);
     }
-    return { label, firstBuildMs, steadyMB, one, many };
+    const compaction = env['READ_MODEL_LAYERED'] === 'on' && compactionChanged > 0 ? await measureCompaction(node, stamp) : undefined;
+    return { label, firstBuildMs, steadyMB, one, many, compaction };
   } finally {
     await node.stop();
   }
@@ -211,6 +258,14 @@ const row = (node: NodeFigures, kind: string, figures: ImportFigures[]) => {
 };
 console.log(`\n${size} demo events (${schema}), one node pinned to one core, ${imports} imports of each kind`);
 console.table(nodes.flatMap((node) => [row(node, '1 event', node.one), row(node, `${changedCount} changed`, node.many)]));
+for (const node of nodes) {
+  const c = node.compaction;
+  if (!c) continue;
+  console.log(
+    `${node.label}: an import of ${compactionChanged} edited events (past the delta's bound) visible after ${c.visibleMs.toFixed(0)} ms; ` +
+      `the compaction behind it ${c.compactionMs} ms; node CPU ${c.cpuMs} ms; peak RSS ${c.peakMB.toFixed(0)} MB (${(c.peakMB / node.steadyMB).toFixed(2)}x steady), ${c.afterMB.toFixed(0)} MB after`,
+  );
+}
 if (nodes.length === 2) {
   const [before, after] = nodes as [NodeFigures, NodeFigures];
   const ratio = (a: ImportFigures[], b: ImportFigures[], pick: (f: ImportFigures) => number) => (percentile(b.map(pick), 0.5) / percentile(a.map(pick), 0.5)).toFixed(3);

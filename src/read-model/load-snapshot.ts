@@ -88,14 +88,16 @@ export type LayeredFallback = 'catalogue' | 'older-version' | 'delta-size';
  * a delta built by the same code as a full build, restricted to them, at the full build's clock (its
  * cutoff: `suggestions.publishingHorizon`), so that the layers are exactly a full build at that clock.
  * Costs what changed since the full build, not what the calendar holds. The same version again is
- * `previous` itself. More than `deltaMostEvents` ids changed: 'delta-size', decided before any of
- * them is read (a compaction follows; reading the delta first would be work thrown away).
+ * `previous` itself. More than `deltaLargest` ids changed: 'delta-size', decided before any of them
+ * is read (a full build is cheaper then; reading the delta first would be work thrown away).
+ * `changedSinceFull`: the ids changed, removed or rewritten since the full build, what a compaction is
+ * decided by (0 for the same version again: nothing new to decide).
  */
 export async function loadLayeredSnapshot(
   db: Kysely<Database>,
   previous: LayeredSnapshot,
-  deltaMostEvents = Number.POSITIVE_INFINITY,
-): Promise<{ layered: LayeredSnapshot; changes: ChangesSince } | { fallback: LayeredFallback }> {
+  deltaLargest = Number.POSITIVE_INFINITY,
+): Promise<{ layered: LayeredSnapshot; changes: ChangesSince; changedSinceFull: number } | { fallback: LayeredFallback }> {
   const full = previous.full;
   const cutoff = new Date(full.suggestions.publishingHorizon);
   const suggestions = new SuggestionIndexBuilder();
@@ -112,7 +114,7 @@ export async function loadLayeredSnapshot(
       select event_id from event_changes where version > ${full.version}::bigint
       union select event_id from occurrences where id > ${String(full.occurrencesUpTo)}::bigint`.execute(trx);
     const changed = rows.map((r) => r.event_id);
-    if (changed.length > deltaMostEvents) return { kind: 'fallback' as const, fallback: 'delta-size' as const };
+    if (changed.length > deltaLargest) return { kind: 'fallback' as const, fallback: 'delta-size' as const };
     const events = await readEvents(trx, cutoff, catalogue, suggestions, changed);
     const dates = await readDates(trx, cutoff, events, catalogue, changed);
     const { eventIds } = events.snapshot;
@@ -123,7 +125,7 @@ export async function loadLayeredSnapshot(
     return { kind: 'read' as const, version, ids: changed, columns: { ...events.snapshot, ...dates, occurrencesUpTo }, changeLog, readOrder: events.readOrder, changes };
   });
   if (read.kind === 'fallback') return { fallback: read.fallback };
-  if (read.kind === 'same') return { layered: previous, changes: { since: previous.version, changedEvents: 0, removedEvents: 0 } };
+  if (read.kind === 'same') return { layered: previous, changes: { since: previous.version, changedEvents: 0, removedEvents: 0 }, changedSinceFull: 0 };
   // The catalogue is the full build's (the same rows): its columns are shared, its numbering is the delta's.
   const catalogueColumns: CatalogueColumns = full;
   const columns = { ...pickCatalogueColumns(catalogueColumns), ...read.columns };
@@ -147,7 +149,7 @@ export async function loadLayeredSnapshot(
     masked: mask.length,
     changeLog: read.changeLog,
   };
-  return { layered, changes: read.changes };
+  return { layered, changes: read.changes, changedSinceFull: read.ids.length };
 }
 
 /** The highest `occurrences.id` in the transaction's view (0 without dates): see CalendarSnapshot.occurrencesUpTo. */

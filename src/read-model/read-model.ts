@@ -36,18 +36,29 @@ export interface ReadModelOptions {
    */
   layered?: boolean | undefined;
   /**
-   * Layered: a full build (compaction) runs instead once the delta would hold more events than this
-   * (changed, removed or rewritten since the last full build). @default DELTA_MOST_EVENTS
+   * Layered: a compaction (a full build in the background, versions layered on the current one
+   * meanwhile) starts once more events than this changed, were removed or rewritten since the last
+   * full build. @default DELTA_MOST_EVENTS
    */
   deltaMostEvents?: number | undefined;
 }
 
 /**
- * Layered versions: most events a delta holds before a compaction (a full build) runs instead. Each
- * answer walks the delta besides the base and pages ask each layer for (page + 1) · pageSize nodes, so
- * a delta should stay small beside the base; this bound is provisional (docs/performance.md).
+ * Layered versions: events changed since the last full build past which a compaction starts. A delta
+ * is built afresh for every version, at ~40 µs of CPU per event it holds against ~30 µs per calendar
+ * event for a full build (bench/freshness.ts at 100 000 events: 5 000 changed 310 ms, 20 000 changed
+ * 860 ms, a full build ~3 s): at 5 000 a version stays well inside the second an import has to show
+ * in, at any calendar size (docs/performance.md, "The delta's bound").
  */
 export const DELTA_MOST_EVENTS = 5000;
+
+/**
+ * Layered versions: a version that changed more than DELTA_MOST_EVENTS plus this share of the full
+ * build's events is a full build on the spot rather than a delta (a delta of a quarter of the calendar
+ * costs about a third of a full build, and a compaction would follow anyway: `--replace` of a whole
+ * file, a mass re-import).
+ */
+const DELTA_LARGEST_SHARE = 0.25;
 
 /** Why a full build or a delta was built (the `read model built` line's `reason`, the builds counter's label). */
 type BuildIntent = 'newest' | 'reread';
@@ -75,6 +86,12 @@ export class ReadModel {
   private fullBuildNext: Promise<LayeredSnapshot> | null = null;
   /** What the running build was asked. */
   private buildingIntent: BuildIntent = 'newest';
+  /** Layered: a full build running in the background (compaction) while versions keep layering on the current one. */
+  private compacting: Promise<void> | null = null;
+  /** A compaction's full build, done: the next build layers the newest version on it and swaps it in. */
+  private compacted: { layers: LayeredSnapshot; readAt: number } | null = null;
+  /** Full builds swapped in so far: a compaction that started before one is dropped (its build is older). */
+  private fullBuildsSwapped = 0;
   private poller: NodeJS.Timeout | undefined;
   private stopListening: (() => Promise<void>) | undefined;
   private readonly unsubscribeImports: (() => void) | undefined;
@@ -215,7 +232,11 @@ export class ReadModel {
       // dates long past would pile up in every walk. Read the same version afresh once a day. Real
       // time, not the service clock: a clock a test sets back and forth must not drop dates it needs.
       const rereadAfterMs = this.options.rereadAfterMs ?? RETAINED_ENDED_MS;
-      if (this.current && !this.building && performance.now() - this.builtAt >= rereadAfterMs) void this.build('reread').catch(() => undefined);
+      if (this.current && !this.building && !this.compacting && performance.now() - this.builtAt >= rereadAfterMs) {
+        // Layered, in the background: versions keep showing meanwhile (at 1M events a full build is ~45 s).
+        if (this.options.layered) this.compact('reread');
+        else void this.build('reread').catch(() => undefined);
+      }
     } catch {
       // The database health reports outages; the next poll tries again.
     }
@@ -263,21 +284,29 @@ export class ReadModel {
   private async buildOnce(intent: BuildIntent): Promise<LayeredSnapshot> {
     const started = performance.now();
     const heapBefore = process.memoryUsage().heapUsed;
-    const readAt = performance.now();
+    let readAt = performance.now();
     const previous = this.current;
+    // A compaction done: the newest version is layered on its full build instead of the current one.
+    const compacted = this.compacted;
+    this.compacted = null;
+    const over = compacted?.layers ?? previous;
     let layers: LayeredSnapshot | null = null;
     let changes: ChangesSince | null = null;
+    let changedSinceFull = 0;
     let reason: ReadModelBuildReason;
-    if (previous === null) reason = 'start';
+    if (over === null) reason = 'start';
     else if (intent === 'reread') reason = 'reread';
     else if (!this.options.layered) reason = 'version';
     else {
-      const loaded = await loadLayeredSnapshot(this.db, previous, this.options.deltaMostEvents ?? DELTA_MOST_EVENTS);
+      const largest = this.deltaMostEvents + Math.floor(over.full.eventIds.length * DELTA_LARGEST_SHARE);
+      const loaded = await loadLayeredSnapshot(this.db, over, largest);
       if ('fallback' in loaded) reason = loaded.fallback === 'older-version' ? 'version' : loaded.fallback;
       else {
         layers = loaded.layered;
         changes = loaded.changes;
+        changedSinceFull = loaded.changedSinceFull;
         reason = 'version';
+        if (compacted && layers.full === compacted.layers.full) readAt = compacted.readAt;
       }
     }
     if (!layers) {
@@ -285,6 +314,8 @@ export class ReadModel {
       layers = fullLayers(loaded.snapshot);
       changes = loaded.changes;
     }
+    // The compaction's own build, swapped in as it is: its `read model built` line was written when it was built.
+    const compactionSwapped = compacted !== null && layers === compacted.layers;
     // A reread of the same version is no news; a newer layered version keeps the full build's clock.
     if (previous && layers.version === previous.version && reason === 'version') reason = 'reread';
     const kind = layers.base === layers.full ? 'full' : 'delta';
@@ -292,15 +323,33 @@ export class ReadModel {
     this.learn(layers.version);
     if (!this.current || !newer(this.current.version, layers.version)) {
       const moved = this.current?.version !== layers.version;
+      if (layers.full !== this.current?.full) {
+        this.builtAt = readAt;
+        this.fullBuildsSwapped++;
+      }
       this.current = layers;
-      if (kind === 'full') this.builtAt = readAt;
       this.behind = this.known !== null && newer(this.known, layers.version);
       if (moved) for (const listener of this.versionListeners) listener(layers.version);
     }
-    observeReadModelBuild((this.current ?? layers).version, (performance.now() - started) / 1000);
-    const changedEvents = changes === null ? null : changes.changedEvents + changes.removedEvents;
-    countReadModelBuild(kind, reason, changedEvents);
+    if (compactionSwapped) return layers;
+    if (kind === 'delta' && changedSinceFull > this.deltaMostEvents) this.compact('delta-size');
+    this.reportBuild(layers, reason, changes, started, heapBefore);
+    return layers;
+  }
+
+  /** Times and counts a build by kind and reason and writes its `read model built` line (`extra`: more fields of the line). */
+  private reportBuild(
+    layers: LayeredSnapshot,
+    reason: ReadModelBuildReason,
+    changes: ChangesSince | null,
+    started: number,
+    heapBefore: number,
+    extra: Record<string, unknown> = {},
+  ): void {
     const { full, delta } = layers;
+    const kind = layers.base === full ? 'full' : 'delta';
+    observeReadModelBuild((this.current ?? layers).version, (performance.now() - started) / 1000);
+    countReadModelBuild(kind, reason, changes === null ? null : changes.changedEvents + changes.removedEvents);
     this.logger.info(
       {
         kind,
@@ -310,13 +359,46 @@ export class ReadModel {
         events: kind === 'full' ? full.eventIds.length : full.eventIds.length - layers.masked + (delta?.eventIds.length ?? 0),
         dates: full.dateCount,
         ...(kind === 'delta' ? { base: full.version, deltaEvents: delta?.eventIds.length ?? 0, deltaDates: delta?.dateCount ?? 0, masked: layers.masked } : {}),
+        ...extra,
         ms: Math.round(performance.now() - started),
         columnsMB: Math.round(typedArrayBytes(kind === 'full' ? full : (delta ?? full)) / 1e5) / 10,
         heapGrowthMB: Math.round((process.memoryUsage().heapUsed - heapBefore) / 1e5) / 10,
       },
       'read model built',
     );
-    return layers;
+  }
+
+  private get deltaMostEvents(): number {
+    return this.options.deltaMostEvents ?? DELTA_MOST_EVENTS;
+  }
+
+  /**
+   * Layered: a full build of the newest version in the background (Lucene's merge), while versions
+   * keep being layered on the current full build and served; once built, the next build layers the
+   * newest version on it and swaps it in. One at a time; dropped when a full build on the request
+   * path (a catalogue change, a start) swapped in meanwhile. Its peak: the full build being replaced,
+   * still serving, beside the new one (docs/performance.md).
+   */
+  private compact(reason: 'delta-size' | 'reread'): void {
+    if (this.compacting || this.closed) return;
+    const swappedBefore = this.fullBuildsSwapped;
+    this.compacting = (async () => {
+      const started = performance.now();
+      const heapBefore = process.memoryUsage().heapUsed;
+      const loaded = await loadSnapshotSince(this.db, this.options.clock(), this.current);
+      const layers = fullLayers(loaded.snapshot);
+      const dropped = swappedBefore !== this.fullBuildsSwapped || this.closed;
+      this.reportBuild(layers, reason, loaded.changes, started, heapBefore, { compaction: dropped ? 'dropped' : 'swapping in' });
+      if (dropped) return;
+      this.compacted = { layers, readAt: started };
+      // The build running now (if any) began before this one was done: the next one takes it.
+      await this.building?.catch(() => undefined);
+      if (this.compacted) await this.build();
+    })()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'a compaction of the read model failed; the next version or the daily re-read tries again'))
+      .finally(() => {
+        this.compacting = null;
+      });
   }
 
   async close(): Promise<void> {
@@ -324,6 +406,7 @@ export class ReadModel {
     clearInterval(this.poller);
     this.unsubscribeImports?.();
     await this.stopListening?.();
+    await this.compacting;
     await this.building?.catch(() => undefined);
   }
 }

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { readDataVersion } from '../../src/db/repositories/calendar-state.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
@@ -65,13 +65,34 @@ describe(`read model (${databaseLabel}): layered versions`, () => {
       expect(renamed.base).toBe(renamed.full);
       expect(built()).toMatchObject({ kind: 'full', reason: 'catalogue', events: 5 });
 
-      // Four events changed since the full build: past the bound of three, a full build.
+      // Four events changed since the full build: past the bound of three, the version is served as a
+      // delta at once, and a compaction (a full build) runs in the background; once built it is swapped in.
       await importCalendar(database, { events: [event('E-2', 'To (endret)')] });
       expect((await next()).delta?.eventIds).toEqual(['E-2']);
+      const compactionsBefore = await builds('full', 'delta-size');
       await importCalendar(database, { events: [event('E-3', 'Tre (endret)'), event('E-4', 'Fire (endret)'), event('E-6', 'Seks')] });
-      const compacted = await next();
+      const overBound = await next();
+      expect(overBound.full).toBe(renamed.full);
+      expect(overBound.delta?.eventIds).toEqual(['E-2', 'E-3', 'E-4', 'E-6']);
+      expect(lines.filter((l) => l['msg'] === 'read model built' && l['kind'] === 'delta').at(-1)).toMatchObject({ version: overBound.version, deltaEvents: 4 });
+      await vi.waitFor(async () => expect((await model.snapshot()).full).not.toBe(renamed.full), { timeout: 10_000, interval: 20 });
+      const compacted = await model.snapshot();
+      expect(compacted.version).toBe(overBound.version);
       expect(compacted.base).toBe(compacted.full);
-      expect(built()).toMatchObject({ kind: 'full', reason: 'delta-size', events: 6 });
+      expect(compacted.full.eventIds).toEqual(['E-1', 'E-2', 'E-3', 'E-4', 'E-5', 'E-6']);
+      expect(lines.filter((l) => l['msg'] === 'read model built' && l['kind'] === 'full').at(-1)).toMatchObject({ reason: 'delta-size', version: overBound.version, events: 6, compaction: 'swapping in' });
+      expect(await builds('full', 'delta-size')).toBe(compactionsBefore + 1);
+      // The next version is layered on the compaction's build: its delta holds only what changed since.
+      await importCalendar(database, { events: [event('E-2', 'To (igjen)')] });
+      const after = await next();
+      expect(after.full).toBe(compacted.full);
+      expect(after.delta?.eventIds).toEqual(['E-2']);
+      // Past the bound by more than a quarter of the calendar (3 + 6 / 4, rounded down: 4): a full build on the spot.
+      await importCalendar(database, { events: ['E-1', 'E-2', 'E-3', 'E-4', 'E-5'].map((id) => event(id, `${id} (massevis)`)) });
+      const mass = await next();
+      expect(mass.base).toBe(mass.full);
+      expect(built()).toMatchObject({ kind: 'full', reason: 'delta-size', version: mass.version, events: 6 });
+      expect(built()).not.toHaveProperty('compaction');
 
       // Typeahead of a layered version: answered from the layers, nothing built (no compaction on the request path).
       await importCalendar(database, { events: [event('E-7', 'Sju'), event('E-1', 'En (sjuende)')] });
@@ -86,6 +107,22 @@ describe(`read model (${databaseLabel}): layered versions`, () => {
       expect(suggested.map((s) => `${s.kind} ${s.value} ${s.hits}`)).toEqual(['VENUE v-1 7', 'EVENT e-6 1', 'EVENT e-7 1', 'EVENT e-1 1']);
       expect(lines.slice(builtLines).filter((l) => l['msg'] === 'read model built')).toEqual([]);
       expect(await model.snapshot()).toBe(before);
+    } finally {
+      await model.close();
+    }
+  });
+
+  it('re-reads the same version daily in the background, answering from the layers meanwhile', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info', base: undefined }, new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) }));
+    const model = new ReadModel({ db: database.db, clock: () => NOW, logger, pollIntervalMs: 25, rereadAfterMs: 0, layered: true });
+    try {
+      await model.start();
+      const first = await model.snapshot();
+      await vi.waitFor(() => expect(lines.some((l) => l['msg'] === 'read model built' && l['reason'] === 'reread')).toBe(true), { timeout: 10_000, interval: 20 });
+      expect(lines.find((l) => l['reason'] === 'reread')).toMatchObject({ kind: 'full', version: first.version, compaction: 'swapping in' });
+      await vi.waitFor(async () => expect((await model.snapshot()).full).not.toBe(first.full), { timeout: 10_000, interval: 20 });
+      expect((await model.snapshot()).version).toBe(first.version);
     } finally {
       await model.close();
     }
