@@ -44,8 +44,9 @@ export interface ReadModelOptions {
 
 /**
  * Layered versions: most events a delta holds before a compaction (a full build) runs instead. Each
- * answer walks the delta besides the base and pages ask each layer for (page + 1) · pageSize nodes, so
- * a delta should stay small beside the base; this bound is provisional (docs/performance.md).
+ * answer walks the delta besides the base, and a page asks the delta for all its nodes up to the page's
+ * end and the base for the page's window widened by those, so a delta should stay small beside the base;
+ * this bound is provisional (docs/performance.md).
  */
 export const DELTA_MOST_EVENTS = 5000;
 
