@@ -3,8 +3,8 @@
  * alone (`findLayeredPage` on the layers, `findResultPage` on the full build), per filter shape, per
  * kind of request (totals and three facets, the total alone, the page alone) and per page.
  *
- * In process, on an in-memory PGlite (or a schema of its own on DATABASE_URL, dropped and seeded each
- * run) holding the demo calendar (BENCH_EVENTS events), of which BENCH_CHANGED then edited by an import
+ * In process, on an in-memory PGlite (or a schema of its own on DATABASE_URL, seeded for the run and
+ * dropped after) holding the demo calendar (BENCH_EVENTS events), of which BENCH_CHANGED then edited by an import
  * (a title word; every tenth moved a week later): the delta. Every case is run once on each side first
  * (warm-up); then per case the layers and the full build are asked in turns, BENCH_ROUNDS times, each
  * turn a batch of calls timed in the process's CPU time (the machine is shared); medians, and their ratio. With
@@ -178,4 +178,5 @@ for (const { shape, kind, page, onFresh, onBase, deltaWords } of cases) {
   });
 }
 console.table(rows);
+if (url) await dropSchema(handle.db, handle.schema);
 await handle.close();
