@@ -18,9 +18,13 @@ export interface LayeredResultPage extends Omit<ResultPage, 'nodes'> {
 /**
  * `findResultPage` over the layers of a version (layered-snapshot.ts), answering exactly as a full build
  * of that version would. Every event is in one layer, so each layer's nodes are the version's nodes of
- * its events: the first (page + 1) · pageSize of each layer (every strategy of each, planned per layer)
- * are merged in listing order (start, event id, date id) and the page cut from them; totals and facet
- * hits are sums (facets merged by id, most hits first, ties by id, as `rankFacet` orders them).
+ * its events, and the version's first (page + 1) · pageSize nodes are the first of each layer's merged in
+ * listing order (start, event id, date id). The delta (small) gives all of its first ones, D of them;
+ * then at most D of the page's predecessors are the delta's, so the page's base nodes are among the
+ * base's positions [page · pageSize − D, (page + 1) · pageSize): the base is asked for those alone
+ * (`nodesFrom`; its walk, plan, total and `hasMore` are the page's), and each node's merged position is
+ * its position in its layer plus the other layer's nodes listed before it. Totals and facet hits are
+ * sums (facets merged by id, most hits first, ties by id, as `rankFacet` orders them).
  * `deltaWords`: the request's search words matched in the delta (`wordMatches` of it).
  */
 export function findLayeredPage(layers: LayeredSnapshot, request: ResultRequest, deltaWords: readonly WordMatch[]): LayeredResultPage {
@@ -29,26 +33,37 @@ export function findLayeredPage(layers: LayeredSnapshot, request: ResultRequest,
     const page = findResultPage(base, request);
     return { ...page, nodes: page.nodes.map(({ event, date }) => ({ snapshot: base, event, date })) };
   }
-  const lastNode = (request.page + 1) * request.pageSize;
-  const upTo = { ...request, page: 0, pageSize: lastNode };
-  const fromBase = findResultPage(base, upTo);
-  const fromDelta = findResultPage(delta, { ...upTo, words: deltaWords });
-  const merged: LayeredNode[] = [];
-  const b = fromBase.nodes;
+  const firstNode = request.page * request.pageSize;
+  const lastNode = firstNode + request.pageSize;
+  const fromDelta = findResultPage(delta, { ...request, words: deltaWords, page: 0, pageSize: lastNode, nodesFrom: 0 });
   const d = fromDelta.nodes;
-  for (let i = 0, j = 0; merged.length < lastNode && (i < b.length || j < d.length); ) {
-    if (j >= d.length || (i < b.length && listedBefore(base, b[i]!.event, b[i]!.date, delta, d[j]!.event, d[j]!.date))) {
-      merged.push({ snapshot: base, ...b[i++]! });
-    } else merged.push({ snapshot: delta, ...d[j++]! });
+  const nodesFrom = Math.max(0, firstNode - d.length);
+  const fromBase = findResultPage(base, { ...request, nodesFrom });
+  const b = fromBase.nodes;
+  // Merged in listing order: b[k] is the base's node at position nodesFrom + k, d[j] the delta's at j,
+  // and the node met at step (k, j) is at merged position nodesFrom + k + j. A base node's is exact (j:
+  // the delta's nodes listed before it). A delta node met before b[0] may have some of the base's first
+  // `nodesFrom` nodes after it, so its own is at most that: exact when nodesFrom is 0, else below the
+  // page anyway (j < D, so nodesFrom + j < page · pageSize).
+  const nodes: LayeredNode[] = [];
+  for (let k = 0, j = 0; nodesFrom + k + j < lastNode && (k < b.length || j < d.length); ) {
+    const inPage = nodesFrom + k + j >= firstNode;
+    if (j >= d.length || (k < b.length && listedBefore(base, b[k]!.event, b[k]!.date, delta, d[j]!.event, d[j]!.date))) {
+      if (inPage) nodes.push({ snapshot: base, ...b[k]! });
+      k++;
+    } else {
+      if (inPage) nodes.push({ snapshot: delta, ...d[j]! });
+      j++;
+    }
   }
-  const counted = fromBase.nodes.length + fromDelta.nodes.length;
-  const hasMore = fromBase.hasMore || fromDelta.hasMore || counted > lastNode;
+  // Each layer's total is exact when it has no more nodes than the page's end (first-nodes counts that far).
+  const hasMore = fromBase.hasMore || fromDelta.hasMore || fromBase.totalCount! + fromDelta.totalCount! > lastNode;
   let totalCount = fromBase.totalCount === null || fromDelta.totalCount === null ? null : fromBase.totalCount + fromDelta.totalCount;
   // Nothing asked to count (first-nodes): the total is known only when the walk ran out before the page was full.
   if (!request.wantsTotal && request.facets.length === 0 && totalCount !== null && totalCount > lastNode) totalCount = null;
   const facets: Partial<Record<FacetKind, FacetCount[]>> = {};
   for (const kind of request.facets) facets[kind] = mergedFacet(fromBase.facets[kind] ?? [], fromDelta.facets[kind] ?? []);
-  return { nodes: merged.slice(request.page * request.pageSize), hasMore, totalCount, facets };
+  return { nodes, hasMore, totalCount, facets };
 }
 
 /** Listing order across layers: by start, then event id (code-unit order, as event numbers follow), then date id. */

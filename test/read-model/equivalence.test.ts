@@ -632,6 +632,9 @@ describe(`read model (${databaseLabel}): a layered version answers as a fresh fu
       let maskedMost = 0;
       let suggestedAny = 0;
       let suggestedEvents = 0;
+      // Its own draws, so that the other cases stay the ones they were.
+      const deepRandom = randomSource(20261206);
+      const deepPages = new Map<string, number>();
 
       for (let round = 0; round < 16; round++) {
         const kind = calendar.kindOf(round);
@@ -673,6 +676,24 @@ describe(`read model (${databaseLabel}): a layered version answers as a fresh fu
           const context = JSON.stringify({ round, kind, at: at.toISOString(), filter, mode, ...shape });
           const expected = pageIds(fresh, findResultPage(fresh, onFresh));
           expect(layeredIds(findLayeredPage(layers, onBase, deltaWords)), context).toEqual(expected);
+          // Deep pages, their start drawn near the delta's nodes in the fresh build's listing (or anywhere
+          // in it): the base is asked from page · pageSize less the delta's nodes, so a page one node off
+          // there, or a node of either layer misplaced, shows here.
+          const delta = layers.delta;
+          if (delta && (expected.totalCount ?? 0) > 0) {
+            const listing = pageIds(fresh, everyNode(fresh, { ...onFresh, page: 0, pageSize: expected.totalCount! + 1, facets: [] })).nodes;
+            const fromDelta = listing.flatMap((node, position) => (eventIndexOf(delta, node.split(' ')[0]!) >= 0 ? [position] : []));
+            const pageSize = deepRandom.pick([1, 2, 3, 5, 8]);
+            const start = fromDelta.length > 0 && deepRandom.chance(0.7) ? deepRandom.pick(fromDelta) + deepRandom.int(-pageSize - 2, 2) : deepRandom.int(0, listing.length + 2);
+            const deep = { ...shape, page: Math.floor(Math.max(0, start) / pageSize), pageSize };
+            const deepContext = `${context} deep ${JSON.stringify(deep)}`;
+            const deepExpected = pageIds(fresh, findResultPage(fresh, { ...onFresh, ...deep }));
+            expect(layeredIds(findLayeredPage(layers, { ...onBase, ...deep }, deltaWords)), deepContext).toEqual(deepExpected);
+            const before = fromDelta.filter((position) => position < deep.page * pageSize).length;
+            if (before > 0 && deepExpected.nodes.length > 0) deepPages.set('delta nodes before', (deepPages.get('delta nodes before') ?? 0) + 1);
+            if (deepExpected.nodes.some((node) => eventIndexOf(delta, node.split(' ')[0]!) >= 0)) deepPages.set('delta nodes in page', (deepPages.get('delta nodes in page') ?? 0) + 1);
+            if (deep.page >= 20) deepPages.set('page 20 or more', (deepPages.get('page 20 or more') ?? 0) + 1);
+          }
           // The full walk always counts: the same page, and the same total when one was asked.
           const walked = pageIds(fresh, everyNode(fresh, onFresh));
           if (counted) expect(expected, `${context} (the fresh build's full walk)`).toEqual(walked);
@@ -724,6 +745,7 @@ describe(`read model (${databaseLabel}): a layered version answers as a fresh fu
       expect(suggestedAny).toBeGreaterThan(300);
       expect(suggestedEvents).toBeGreaterThan(100);
       expect(layeredRounds).toBeGreaterThan(8);
+      for (const kind of ['delta nodes before', 'delta nodes in page', 'page 20 or more']) expect(deepPages.get(kind) ?? 0, `${kind}: ${JSON.stringify(Object.fromEntries(deepPages))}`).toBeGreaterThan(50);
       expect(fallbacks).toBeGreaterThan(0);
       expect(maskedMost).toBeGreaterThan(10);
       expect(found.get('delta') ?? 0).toBeGreaterThan(20);

@@ -41,7 +41,7 @@ export function entityClosedForm(snapshot: CalendarSnapshot, request: ResultRequ
   const inOrderDates = count > 0 ? Math.min(snapshot.dateCount, ((lastNode + 1) * snapshot.dateCount) / count) : snapshot.dateCount;
   const nodes =
     kind !== 'venue' && run.length * RUN_COST < inOrderDates * IN_ORDER_COST
-      ? everyNode(snapshot, { ...request, page: 0, pageSize: lastNode, facets: [] }, [run]).nodes.slice(page * pageSize)
+      ? everyNode(snapshot, { ...request, facets: [] }, [run]).nodes
       : firstNodes(snapshot, request).nodes;
   return { nodes, hasMore: count > lastNode, totalCount: count, facets: hits.ranked() };
 }

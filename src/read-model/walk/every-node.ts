@@ -4,7 +4,7 @@ import { BestNodes } from './best-nodes.js';
 import { dateCondition } from './date-condition.js';
 import { eventCondition } from './event-condition.js';
 import { FacetHits } from './facet-hits.js';
-import type { ResultPage, ResultRequest } from './result-page.js';
+import { answeredPositions, type ResultPage, type ResultRequest } from './result-page.js';
 import { venueRankRanges } from './venue-rank-ranges.js';
 import { walkScratch } from './walk-scratch.js';
 import { windowBounds } from './window-bounds.js';
@@ -82,9 +82,10 @@ export function everyNode(snapshot: CalendarSnapshot, request: ResultRequest, ru
     }
   }
 
+  const { first, last } = answeredPositions(request);
   const nodes = best
     .sorted()
-    .slice(page * pageSize, page * pageSize + pageSize)
+    .slice(first, last)
     .map((date) => ({ event: snapshot.dateEvent[date]!, date }));
   return { nodes, hasMore: count > (page + 1) * pageSize, totalCount: count, facets: hits.ranked() };
 }

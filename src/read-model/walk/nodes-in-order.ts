@@ -2,7 +2,7 @@ import type { CalendarSnapshot } from '../calendar-snapshot.js';
 import { dateCondition } from './date-condition.js';
 import { eventCondition } from './event-condition.js';
 import type { FacetHits } from './facet-hits.js';
-import type { NodeIndex, ResultRequest } from './result-page.js';
+import { answeredPositions, type NodeIndex, type ResultRequest } from './result-page.js';
 import { walkScratch } from './walk-scratch.js';
 
 /** Positions of the listing order, ascending, one at a time (-1: no more): a RankWindow or a RankMerge. */
@@ -13,17 +13,17 @@ export interface Ranks {
 /**
  * The nodes among the dates `ranks` gives in listing order, every condition tested per date: an event's
  * first passing date met is its node (grouped by day: its first of each day, the days coming in order
- * too). Stops after `most` nodes; counts facets when asked. The page's nodes are kept, the others counted.
+ * too). Stops after `most` nodes; counts facets when asked. The nodes the answer holds (`answeredPositions`)
+ * are kept, the others counted.
  */
 export function nodesInOrder(snapshot: CalendarSnapshot, request: ResultRequest, ranks: Ranks, most: number, hits: FacetHits | null): { nodes: NodeIndex[]; count: number } {
-  const { query: q, page, pageSize } = request;
+  const q = request.query;
   const datePasses = dateCondition(snapshot, q, request.words);
   const eventPasses = eventCondition(snapshot, q);
   const groupByDay = q.groupByDay;
   const { stamp, judged, passes, noded, day } = walkScratch(snapshot);
   const { dateOrder, dateEvent, dateDay } = snapshot;
-  const firstNode = page * pageSize;
-  const lastNode = firstNode + pageSize;
+  const { first: firstNode, last: lastNode } = answeredPositions(request);
   const nodes: NodeIndex[] = [];
   let count = 0;
   while (count < most) {

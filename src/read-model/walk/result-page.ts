@@ -25,6 +25,18 @@ export interface ResultRequest {
   facets: readonly FacetKind[];
   /** Count every node even when no facet is asked (for `totalCount` / `pageInfo`). */
   wantsTotal: boolean;
+  /**
+   * The first listing position `nodes` holds, at most the page's own (page · pageSize, the default):
+   * `nodes` is then every node from there to the page's end. A layered page asks its base so
+   * (layered-result-page.ts). The walk, its plan, `hasMore` and the total are the page's all the same.
+   */
+  nodesFrom?: number;
+}
+
+/** The listing positions [first, last) of the nodes a request's answer holds (`nodesFrom` to the page's end). */
+export function answeredPositions(request: Pick<ResultRequest, 'page' | 'pageSize' | 'nodesFrom'>): { first: number; last: number } {
+  const last = (request.page + 1) * request.pageSize;
+  return { first: Math.max(0, Math.min(request.nodesFrom ?? last - request.pageSize, last - request.pageSize)), last };
 }
 
 export interface ResultPage {
