@@ -191,7 +191,7 @@ async function measureCompaction(node: PinnedProcess, stamp: number): Promise<Co
   }
   const visibleMs = performance.now() - committed;
   while (!compactionLine()) {
-    if (performance.now() - committed > VISIBLE_TIMEOUT_MS * 2) throw new Error('no compaction line after the import');
+    if (performance.now() - committed > VISIBLE_TIMEOUT_MS * 2) throw new Error(`no compaction line after the import; the last lines:\n${buildLines(node).slice(-3).map((l) => JSON.stringify(l)).join('\n')}`);
     await sleep(100);
   }
   const cpuMs = processCpuMs(pid) - cpuBefore;

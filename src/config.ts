@@ -127,7 +127,7 @@ const ConfigSchema = z.object({
    * Apply a new data version as layers over the last full build (only what changed is read: issue 42,
    * docs/performance.md "Fresh at any size"); off: every version is a full build.
    */
-  READ_MODEL_LAYERED: z.enum(['on', 'off'], { error: 'must be on or off' }).default('off'),
+  READ_MODEL_LAYERED: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   /**
    * Layered: most events changed since the last full build that a delta holds; past it, a full build
    * (compaction) runs instead. Default: read-model.ts DELTA_MOST_EVENTS (measured: docs/performance.md).

@@ -17,8 +17,8 @@ export type GraphQLRunner = RunOperation & { close(): Promise<void> };
  */
 export function createGraphQLRunner(database: Pick<DatabaseHandle, 'db' | 'committedImports'>, clock: () => Date): GraphQLRunner {
   const logger = createLogger('silent');
-  // READ_MODEL_LAYERED=on in the environment of vitest: layered versions, as the service's setting.
-  const layered = process.env['READ_MODEL_LAYERED'] === 'on';
+  // Layered versions, as the service's setting (its default); READ_MODEL_LAYERED=off in vitest's environment: full builds.
+  const layered = process.env['READ_MODEL_LAYERED'] !== 'off';
   const readModel = new ReadModel({ db: database.db, clock, logger, committedImports: database.committedImports, layered });
   void readModel.start();
   const getEnveloped = createEnveloped({

@@ -89,7 +89,7 @@ async function startOn(database: DatabaseHandle, ownDatabase: boolean, options: 
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
-    // The test suites run with layered versions too: READ_MODEL_LAYERED=on in the environment of vitest.
+    // The suites run with full builds too: READ_MODEL_LAYERED=off in the environment of vitest.
     ...(process.env['READ_MODEL_LAYERED'] ? { READ_MODEL_LAYERED: process.env['READ_MODEL_LAYERED'] } : {}),
     ...options.env,
   });
