@@ -1,3 +1,4 @@
+import { brotliCompressSync, constants } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { answerBytes, LIST_WRITTEN_IN_TURNS } from '../../src/http/answer-bytes.js';
 import { compressForm, LARGE_ANSWER_BYTES } from '../../src/http/answer-cache/answer-forms.js';
@@ -114,6 +115,13 @@ describe('a large answer compressed as it is written', () => {
     const streamed = await bytes.formsUnderWay?.[coding];
     expect(streamed).toBeDefined();
     expect(streamed!.equals(await compressForm(bytes.body, coding))).toBe(true);
+  });
+
+  it('costs brotli 1 at most a few per cent of its ratio against the body compressed in one call', async () => {
+    const bytes = await answerBytes({ allUpcomingEventsInArea: Array.from({ length: 12_000 }, (_, i) => event(i)) }, 'br');
+    const streamed = (await bytes.formsUnderWay?.br)!;
+    const inOneCall = brotliCompressSync(bytes.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.body.length } });
+    expect(streamed.length).toBeLessThan(inOneCall.length * 1.03);
   });
 
   it('makes no form of an answer that stays under 256 KiB, nor in a coding nobody asked for', async () => {

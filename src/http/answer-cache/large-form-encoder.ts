@@ -13,8 +13,13 @@ import type { ContentCoding } from '../content-coding.js';
  * what it holds at each call), so that cut must not depend on how the body was written, nor on when
  * node:zlib processes a piece (it finishes a stream with the last piece itself when `end()` comes
  * while that piece still waits).
+ *
+ * Why 1 MiB: brotli 1 compresses each call's input as a fragment of its own, so small pieces cost
+ * ratio (a whole-world area of 7.7 MB: 0.82 MB made whole, 1.08 MB fed in 64 KiB pieces; a synthetic
+ * 10 MB answer: 6.5 % whole, 7.3 % in 64 KiB, 6.7 % in 256 KiB, 6.6 % in 1 MiB pieces), while the
+ * last piece, compressed once the body is done, costs at most ~10–30 ms at that setting.
  */
-const PIECE_BYTES = 64 * 1024;
+const PIECE_BYTES = 1024 * 1024;
 /** Output buffer of each call into zlib: fewer trips to the thread pool than node:zlib's 16 KiB. */
 const OUTPUT_CHUNK_BYTES = 64 * 1024;
 
