@@ -167,6 +167,26 @@ describe(`compressed answers (${databaseLabel})`, () => {
     expect(revalidated.headers['etag']).toBe(fastTag);
   });
 
+  it('sends the POST that made an answer the cheapest coding it ranks first, the requests after it the smallest, and a GET the smallest', async () => {
+    const browser = { 'content-type': 'application/json', 'accept-encoding': 'gzip, deflate, br, zstd' };
+    const post = (query: string, headers: Record<string, string> = browser) => raw(server.url, { method: 'POST', body: JSON.stringify({ query }), headers });
+    const query = '{ events(pageSize: 22) { data { id title_nb desc_nb startDate } } }';
+    const made = await post(query);
+    expect(made.headers['content-encoding']).toBe('gzip');
+    // Asked again: a hit of the response cache, in the smallest form.
+    const again = await post(query);
+    expect(again.headers['content-encoding']).toBe('br');
+    expect(decoded(again).equals(decoded(made))).toBe(true);
+    // The client's q-values still decide, and a client that does not take gzip gets what it ranks first.
+    const ranked = await post('{ events(pageSize: 24) { data { id title_nb desc_nb } } }', { ...browser, 'accept-encoding': 'br, gzip;q=0.5' });
+    expect(ranked.headers['content-encoding']).toBe('br');
+    const noGzip = await post('{ events(pageSize: 26) { data { id title_nb desc_nb } } }', { ...browser, 'accept-encoding': 'zstd, br' });
+    expect(noGzip.headers['content-encoding']).toBe('br');
+    // A GET's answer may be kept by the browser and every cache on the way: the smallest from the start.
+    const got = await get('{ events(pageSize: 27) { data { id title_nb desc_nb } } }', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(got.headers['content-encoding']).toBe('br');
+  });
+
   it('compresses POST answers too, never public', async () => {
     const body = JSON.stringify({ query: PAGE });
     const plain = await raw(server.url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
