@@ -70,14 +70,14 @@ export function startPinned(
 }
 
 /**
- * `calendar serve` of the checkout in `cwd`, on a free port of 127.0.0.1, pinned to CPU 0, with the V8
+ * `calendar serve` of the checkout in `cwd`, on a free port of 127.0.0.1, pinned to CPU 0 (or `cpu`), with the V8
  * flags `npm start` gives it (src/cli/serve-v8-flags.ts). BENCH_SERVICE_V8_FLAGS replaces them, to
  * measure another setting (`--max-semi-space-size=0`: V8's own sizing; `''`: none, which a checkout
  * from before d6e5063 runs with as it did then, and a later one replaces with its own).
  */
-export function startPinnedService(cwd: string, env: Record<string, string>): Promise<PinnedProcess> {
+export function startPinnedService(cwd: string, env: Record<string, string>, cpu: number | 'any' = 0): Promise<PinnedProcess> {
   const flags = process.env['BENCH_SERVICE_V8_FLAGS']?.split(/\s+/).filter(Boolean) ?? SERVE_V8_FLAGS;
-  return startPinned([...flags, 'bin/calendar.js', 'serve'], { cwd, env: { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MAX_IN_FLIGHT_REQUESTS: '1000', ...env } });
+  return startPinned([...flags, 'bin/calendar.js', 'serve'], { cwd, cpu, env: { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MAX_IN_FLIGHT_REQUESTS: '1000', ...env } });
 }
 
 /** Waits until the service's /ready answers 200 (the read model is built; at 1M events that takes a while). */

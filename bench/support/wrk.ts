@@ -75,12 +75,18 @@ function percentile(out: string, p: number): number {
   return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
 }
 
-/** A wrk Lua script POSTing JSON: `body` is a Lua expression (it may use the counter `n`, one more per request). */
-export function postScript(urlPath: string, body: string): string {
+/**
+ * A wrk Lua script POSTing JSON: `body` is a Lua expression (it may use the counter `n`, one more per
+ * request, from `firstN`, a Lua expression too), with the headers given to wrk (wrk.format replaces
+ * them by the table it is given, so they are copied into it).
+ */
+export function postScript(urlPath: string, body: string, firstN = '0'): string {
   return `
-    local n = 0
+    local n = ${firstN}
+    local headers = { ["Content-Type"] = "application/json" }
+    for name, value in pairs(wrk.headers) do headers[name] = value end
     request = function()
       n = n + 1
-      return wrk.format("POST", "${urlPath}", { ["Content-Type"] = "application/json" }, ${body})
+      return wrk.format("POST", "${urlPath}", headers, ${body})
     end`;
 }

@@ -1,5 +1,8 @@
 import { createHash, type Hash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { LARGE_ANSWER_BYTES } from './answer-cache/answer-forms.js';
+import { LargeFormEncoder } from './answer-cache/large-form-encoder.js';
+import type { Compression, FormsUnderWay } from './answer-cache/stored-answer.js';
 import { BODY_TAG_LENGTH } from './caching-headers.js';
 
 /** A list longer than this is written a slice per turn of the event loop. */
@@ -25,6 +28,8 @@ export interface AnswerBytes {
    * a short body's is left to whoever needs it (answer-cache/stored-answer.ts computes it once, when first asked).
    */
   tag?: string | undefined;
+  /** The form of a large body in the coding asked for, made as the body was written (it may finish a little after). */
+  formsUnderWay?: FormsUnderWay | undefined;
 }
 
 /** What has no JSON form inside an object (the property is left out, as JSON.stringify does). */
@@ -32,11 +37,19 @@ function hasNoJsonForm(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 
-/** Texts encoded into chunks of the body as it goes, each chunk hashed into the tag. */
+/**
+ * Texts encoded into chunks of the body as it goes, each chunk hashed into the tag and, once the body
+ * is past LARGE_ANSWER_BYTES, fed to the encoder of its form in the coding asked for (in the thread
+ * pool meanwhile, so the form is done about when the body is).
+ */
 class BodyWriter {
   private texts: string[] = [];
   private readonly chunks: Buffer[] = [];
   private readonly digest: Hash = createHash('sha256');
+  private length = 0;
+  private encoder: LargeFormEncoder | undefined;
+
+  constructor(private readonly coding: Compression | undefined) {}
 
   write(text: string): void {
     this.texts.push(text);
@@ -52,12 +65,25 @@ class BodyWriter {
     this.texts = [];
     this.chunks.push(chunk);
     this.digest.update(chunk);
+    this.length += chunk.length;
+    if (this.encoder) this.encoder.write(chunk);
+    else if (this.coding && this.length > LARGE_ANSWER_BYTES) {
+      // Large from here on, whatever follows: the form compressForm would make of the whole body.
+      this.encoder = new LargeFormEncoder(this.coding);
+      for (const written of this.chunks) this.encoder.write(written);
+    }
   }
 
   finish(): AnswerBytes {
     this.flush();
     const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
-    return { body, tag: this.digest.digest('base64url').slice(0, BODY_TAG_LENGTH) };
+    const formsUnderWay = this.encoder && this.coding ? { [this.coding]: this.encoder.end() } : undefined;
+    return { body, tag: this.digest.digest('base64url').slice(0, BODY_TAG_LENGTH), formsUnderWay };
+  }
+
+  /** The body will not be finished: its form's encoder stops. */
+  abandon(): void {
+    this.encoder?.abandon();
   }
 }
 
@@ -124,16 +150,24 @@ function* writeValue(writer: BodyWriter, value: unknown, depth: number): Generat
  * A list longer than LIST_WRITTEN_IN_TURNS (a whole-world area: tens of thousands of events,
  * megabytes) is written ITEMS_PER_TURN items at a time, the tag's digest updated as it goes, with a
  * turn of the event loop between slices, so that other requests (and `/health`) are answered
- * meanwhile instead of waiting for one long write and hash.
+ * meanwhile instead of waiting for one long write and hash. Given the `coding` its first request
+ * asked for, a body past LARGE_ANSWER_BYTES is compressed in that coding slice by slice too, in the
+ * thread pool while the next slice is written (large-form-encoder.ts: the same bytes as the form of
+ * the whole body), so that request's answer is ready about when its body is.
  */
-export async function answerBytes(data: Record<string, unknown>): Promise<AnswerBytes> {
+export async function answerBytes(data: Record<string, unknown>, coding?: Compression): Promise<AnswerBytes> {
   if (listItems(data, 0, WHOLE_ANSWER_ITEMS) <= WHOLE_ANSWER_ITEMS) return { body: Buffer.from(JSON.stringify({ data })) };
-  const writer = new BodyWriter();
-  writer.write('{"data":');
-  for (const _turn of writeValue(writer, data, 0)) {
-    writer.flush();
-    await nextTurn();
+  const writer = new BodyWriter(coding);
+  try {
+    writer.write('{"data":');
+    for (const _turn of writeValue(writer, data, 0)) {
+      writer.flush();
+      await nextTurn();
+    }
+    writer.write('}');
+    return writer.finish();
+  } catch (error) {
+    writer.abandon();
+    throw error;
   }
-  writer.write('}');
-  return writer.finish();
 }

@@ -9,7 +9,8 @@ import { resolvePersistedQuery, type PersistedQueryStore } from './persisted-que
 import { BodyTooLargeError, readBody } from './read-body.js';
 import { paramsFromBody, paramsFromSearch, type GraphQLParams, type ParamsOutcome } from './request-params.js';
 import type { CacheableRequest, Execution, ResponseCache, ShareableAnswer } from './answer-cache/response-cache.js';
-import { storedAnswerOfBytes } from './answer-cache/stored-answer.js';
+import { storedAnswerOfBytes, type Compression } from './answer-cache/stored-answer.js';
+import { negotiateContentCoding } from './content-coding.js';
 import { answerBytes } from './answer-bytes.js';
 import type { BudgetTicket, CallerBudgets } from '../identity/caller-budgets.js';
 import type { CallerIdentity } from '../identity/caller-identity.js';
@@ -222,7 +223,14 @@ class GraphQLExchange implements CacheableRequest<GraphQLOutcome> {
     // Not shareable, so never a background refresh: a request error of this request.
     if (!outcome.ok) return { value: { result: outcome.error, executed: false } };
     const executed = await this.route.execute(this.http, outcome.params, background ? SERVICE_SHARE : this.share, background);
-    return { value: executed, shareable: await shareable(executed) };
+    return { value: executed, shareable: await shareable(executed, background ? undefined : this.codingSent()) };
+  }
+
+  /** The coding this request's answer goes out in, if compressed (a notice's answer is sent as it is). */
+  private codingSent(): Compression | undefined {
+    if (this.share.caller.notice !== undefined) return undefined;
+    const coding = negotiateContentCoding(this.http.req.headers['accept-encoding']);
+    return coding === 'identity' ? undefined : coding;
   }
 
   private params(): ParamsOutcome {
@@ -255,12 +263,13 @@ function meaningfulExtensions(extensions: GraphQLParams['extensions']): string {
  * The answer every caller may share: no errors, and nothing but `data` once the caller's notice is
  * left out. Undefined when the operation's answer is not shareable (introspection, errors).
  */
-async function shareable(outcome: GraphQLOutcome): Promise<ShareableAnswer | undefined> {
+async function shareable(outcome: GraphQLOutcome, coding: Compression | undefined): Promise<ShareableAnswer | undefined> {
   const { result, policy } = outcome;
   if (!policy || result.errors || result.data == null) return undefined;
   for (const name in result.extensions) if (name !== 'notice') return undefined;
-  // A long list (a whole-world area) is written a slice per turn, so other requests go on meanwhile.
-  const bytes = await answerBytes(result.data);
+  // A long list (a whole-world area) is written a slice per turn, so other requests go on meanwhile,
+  // and compressed in the coding of the request that executed it as it is written.
+  const bytes = await answerBytes(result.data, coding);
   const answer = storedAnswerOfBytes(bytes, { ttlMs: policy.ttlMs, operation: outcome.operationName, cdnTags: policy.tags, deprecatedUses: outcome.deprecatedUses });
   return { answer, keep: policy.keep };
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { countCacheLookup } from '../telemetry/metrics.js';
 import { answerAge } from './answer-cache/answer-age.js';
 import type { LookupKind } from './answer-cache/response-cache.js';
-import { FORM_CODING, FORM_TAG_SUFFIX, codingOfTagSuffix, type AnswerForm } from './answer-cache/answer-forms.js';
+import { FORM_CODING, FORM_TAG_SUFFIX, LARGE_ANSWER_BYTES, codingOfTagSuffix, type AnswerForm } from './answer-cache/answer-forms.js';
 import type { EncodedForm, StoredAnswer } from './answer-cache/stored-answer.js';
 import { NO_STORE, OUTDATED_CACHE_CONTROL, entityTag, notModifiedTag, publicCacheControl } from './caching-headers.js';
 import { COMPRESSION_MIN_BYTES, acceptsCoding, negotiateContentCoding } from './content-coding.js';
@@ -43,14 +43,22 @@ export interface StoredAnswerWrite {
  *
  * Content coding (content-coding.ts): an answer of COMPRESSION_MIN_BYTES or more goes in the coding
  * the client prefers, from the form the stored answer keeps (answer-forms.ts): a hit compresses
- * nothing; the first request of a coding waits for its form, made in the thread pool. An answer
+ * nothing; the first request of a coding waits for its form, made in the thread pool. The request
+ * that made a POST answer gets, among the codings it ranks equally, the cheapest to make (gzip: a
+ * POST answer is kept by no HTTP cache, and often never asked again), later ones the smallest
+ * (content-coding.ts). An answer
  * with this caller's own extensions (a notice, `cost`) is sent as it is: it is made for one
  * response, and such answers are few (an unknown key, a POST asking its cost).
  */
 export function writeStoredAnswer(req: IncomingMessage, res: ServerResponse, answer: StoredAnswer, write: StoredAnswerWrite): void | Promise<void> {
   const own = write.method === 'GET' ? undefined : write.privateExtensions;
   if (write.notice !== undefined || own) return writeOwnAnswer(res, answer, write, own);
-  const coding = answer.body.length < COMPRESSION_MIN_BYTES ? 'identity' : negotiateContentCoding(req.headers['accept-encoding']);
+  // A POST answer this request made (not a hit), not large: the cheapest coding among the client's
+  // equals. Not a GET's: a browser or CDN keeps that response, and sends it again for its lifetime;
+  // nor a large one: compressed as written, in the client's preferred coding (answer-bytes.ts).
+  const fresh = write.method !== 'GET' && write.lookup !== 'hit' && write.lookup !== 'stale' && answer.body.length <= LARGE_ANSWER_BYTES;
+  const made = fresh ? 'fresh' : 'kept';
+  const coding = answer.body.length < COMPRESSION_MIN_BYTES ? 'identity' : negotiateContentCoding(req.headers['accept-encoding'], made);
   if (coding === 'identity') return writeForm(req, res, answer, write, undefined);
   const form = answer.formFor(coding);
   if (form) return writeForm(req, res, answer, write, form);

@@ -293,6 +293,22 @@ export function countCacheLookup(outcome: CacheLookupOutcome): void {
   cacheLookupsByOutcome.get(outcome)!.inc();
 }
 
+const answerForms = new Counter({
+  name: 'calendar_answer_forms_total',
+  help: 'Compressed forms of answers made, by form (br, br-best, gzip, zstd) and how: from the finished body (whole) or as a large body was written (as_written).',
+  labelNames: ['form', 'made'] as const,
+  registers: [metricsRegistry],
+});
+/** How an answer's compressed form was made: from its finished body, or as its body was written (a large answer: http/answer-bytes.ts). */
+export type FormMaking = 'whole' | 'as_written';
+// Every form from the start, so a rate on a node that compressed nothing is 0 rather than no data.
+for (const form of ['br', 'br-best', 'gzip', 'zstd']) for (const made of ['whole', 'as_written']) answerForms.inc({ form, made }, 0);
+
+/** Called once per compressed form made (http/answer-cache/stored-answer.ts); a hit makes none. */
+export function countAnswerForm(form: 'br' | 'br-best' | 'gzip' | 'zstd', made: FormMaking): void {
+  answerForms.inc({ form, made });
+}
+
 /** The read model calls this when a snapshot is built and swapped in. */
 export function observeReadModelBuild(version: string, seconds: number): void {
   readModelBuild.observe(seconds);

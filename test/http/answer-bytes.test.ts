@@ -1,5 +1,7 @@
+import { brotliCompressSync, constants } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { answerBytes, LIST_WRITTEN_IN_TURNS } from '../../src/http/answer-bytes.js';
+import { compressForm, LARGE_ANSWER_BYTES } from '../../src/http/answer-cache/answer-forms.js';
 import { storedAnswerOfBytes } from '../../src/http/answer-cache/stored-answer.js';
 import { bodyTag } from '../../src/http/caching-headers.js';
 
@@ -96,5 +98,38 @@ describe('answers with a long list, written a slice per turn', () => {
     clearInterval(ticker);
     // 10 slices: the event loop turned between them (a timer of 0 ms ran at least once).
     expect(turns).toBeGreaterThan(0);
+  });
+});
+
+describe('a large answer compressed as it is written', () => {
+  it.each([
+    ['br', 7_321],
+    ['gzip', 2_500],
+    ['zstd', 4_001],
+    // Written in one go (no list of more than 1 000 items), past 256 KiB all the same.
+    ['br', 1_000],
+  ] as const)('%s, %i events: exactly the bytes of the form made of the whole body', async (coding, count) => {
+    const data = { changes: { changed: Array.from({ length: count }, (_, i) => event(i)), cursor: 'c' } };
+    const bytes = await answerBytes(data, coding);
+    expect(bytes.body.length).toBeGreaterThan(LARGE_ANSWER_BYTES);
+    const streamed = await bytes.formsUnderWay?.[coding];
+    expect(streamed).toBeDefined();
+    expect(streamed!.equals(await compressForm(bytes.body, coding))).toBe(true);
+  });
+
+  it('costs brotli 1 at most a few per cent of its ratio against the body compressed in one call', async () => {
+    const bytes = await answerBytes({ allUpcomingEventsInArea: Array.from({ length: 12_000 }, (_, i) => event(i)) }, 'br');
+    const streamed = (await bytes.formsUnderWay?.br)!;
+    const inOneCall = brotliCompressSync(bytes.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.body.length } });
+    expect(streamed.length).toBeLessThan(inOneCall.length * 1.03);
+  });
+
+  it('makes no form of an answer that stays under 256 KiB, nor in a coding nobody asked for', async () => {
+    const small = await answerBytes({ list: Array.from({ length: 1_200 }, (_, i) => ({ id: i })) }, 'br');
+    expect(small.body.length).toBeLessThan(LARGE_ANSWER_BYTES);
+    expect(small.formsUnderWay).toBeUndefined();
+    const unasked = await answerBytes({ list: Array.from({ length: 2_000 }, (_, i) => event(i)) });
+    expect(unasked.body.length).toBeGreaterThan(LARGE_ANSWER_BYTES);
+    expect(unasked.formsUnderWay).toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@ import { databaseLabel } from '../support/test-database.js';
 import { isReachable, startTestServer, type TestServer } from '../support/test-server.js';
 import { NOW, UNKNOWN_KEY } from './fixtures/http-calendar.js';
 import { deleteCacheNamespace } from '../support/cache-namespace.js';
+import { scrape } from '../support/prometheus-metrics.js';
 
 interface RawResponse {
   status: number;
@@ -166,6 +167,26 @@ describe(`compressed answers (${databaseLabel})`, () => {
     expect(revalidated.headers['etag']).toBe(fastTag);
   });
 
+  it('sends the POST that made an answer the cheapest coding it ranks first, the requests after it the smallest, and a GET the smallest', async () => {
+    const browser = { 'content-type': 'application/json', 'accept-encoding': 'gzip, deflate, br, zstd' };
+    const post = (query: string, headers: Record<string, string> = browser) => raw(server.url, { method: 'POST', body: JSON.stringify({ query }), headers });
+    const query = '{ events(pageSize: 22) { data { id title_nb desc_nb startDate } } }';
+    const made = await post(query);
+    expect(made.headers['content-encoding']).toBe('gzip');
+    // Asked again: a hit of the response cache, in the smallest form.
+    const again = await post(query);
+    expect(again.headers['content-encoding']).toBe('br');
+    expect(decoded(again).equals(decoded(made))).toBe(true);
+    // The client's q-values still decide, and a client that does not take gzip gets what it ranks first.
+    const ranked = await post('{ events(pageSize: 24) { data { id title_nb desc_nb } } }', { ...browser, 'accept-encoding': 'br, gzip;q=0.5' });
+    expect(ranked.headers['content-encoding']).toBe('br');
+    const noGzip = await post('{ events(pageSize: 26) { data { id title_nb desc_nb } } }', { ...browser, 'accept-encoding': 'zstd, br' });
+    expect(noGzip.headers['content-encoding']).toBe('br');
+    // A GET's answer may be kept by the browser and every cache on the way: the smallest from the start.
+    const got = await get('{ events(pageSize: 27) { data { id title_nb desc_nb } } }', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(got.headers['content-encoding']).toBe('br');
+  });
+
   it('compresses POST answers too, never public', async () => {
     const body = JSON.stringify({ query: PAGE });
     const plain = await raw(server.url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
@@ -204,6 +225,71 @@ describe(`compressed answers (${databaseLabel})`, () => {
     // Node's fetch (undici) asks `gzip, deflate` and decodes what it gets.
     expect(response.headers.get('content-encoding')).toBe('gzip');
     expect(Buffer.from(await response.arrayBuffer()).equals(plain.bytes)).toBe(true);
+  });
+});
+
+describe(`large answers, compressed as they are written (${databaseLabel})`, () => {
+  // More than 1 000 events with a venue: a whole-world area is written a slice per turn, and is past 256 KiB.
+  const WORLD = `{ allUpcomingEventsInArea(minLatitude: -90, maxLatitude: 90, minLongitude: -180, maxLongitude: 180) {
+    id title_nb title_en desc_nb startDate endDate venue { name slug location { latitude longitude } } categories organizers { name } } }`;
+  let large: TestServer;
+  const worldUrl = (origin: TestServer) => `${origin.url}?${new URLSearchParams({ query: WORLD }).toString()}`;
+  const formsMade = async (form: string, made: string) => (await scrape(large.origin)).value('calendar_answer_forms_total', { form, made });
+
+  beforeAll(async () => {
+    large = await startTestServer({ calendar: generateDemoCalendar({ events: 1600, seed: 3, today: NOW }), clock: () => NOW });
+  });
+  afterAll(async () => large?.close());
+
+  it('makes the form the request asked for as the body is written, the same bytes as a form made of the whole body', async () => {
+    const plain = await raw(worldUrl(large), { headers: preflight });
+    expect(plain.status).toBe(200);
+    expect(plain.bytes.length).toBeGreaterThan(256 * 1024);
+    expect((JSON.parse(plain.bytes.toString()) as { data: { allUpcomingEventsInArea: unknown[] } }).data.allUpcomingEventsInArea.length).toBeGreaterThan(1000);
+    for (const coding of ['br', 'gzip', 'zstd']) {
+      const asWrittenBefore = await formsMade(coding, 'as_written');
+      const streamed = await raw(worldUrl(large), { headers: { ...preflight, 'accept-encoding': coding } });
+      expect(streamed.headers['content-encoding']).toBe(coding);
+      expect(Number(streamed.headers['content-length'])).toBe(streamed.bytes.length);
+      expect(decoded(streamed).equals(plain.bytes), coding).toBe(true);
+      expect(streamed.bytes.length).toBeLessThan(plain.bytes.length / 3);
+      expect(await formsMade(coding, 'as_written'), coding).toBe(asWrittenBefore + 1);
+
+      // A request sharing the execution of one that asked for nothing gets the form made of the whole
+      // body: under the same tag, exactly the same bytes.
+      const wholeBefore = await formsMade(coding, 'whole');
+      const [, shared] = await Promise.all([
+        raw(worldUrl(large), { headers: preflight }),
+        new Promise((resolve) => setTimeout(resolve, 5)).then(() => raw(worldUrl(large), { headers: { ...preflight, 'accept-encoding': coding } })),
+      ]);
+      if ((await formsMade(coding, 'whole')) === wholeBefore + 1) {
+        expect(shared.headers['etag']).toBe(streamed.headers['etag']);
+        expect(shared.bytes.equals(streamed.bytes), coding).toBe(true);
+      }
+    }
+  });
+
+  it('gives HEAD the Content-Length of the form made as written', async () => {
+    const got = await raw(worldUrl(large), { headers: { ...preflight, 'accept-encoding': 'br' } });
+    const head = await raw(worldUrl(large), { method: 'HEAD', headers: { ...preflight, 'accept-encoding': 'br' } });
+    expect(head.status).toBe(200);
+    expect(head.bytes.length).toBe(0);
+    expect(head.headers['content-length']).toBe(String(got.bytes.length));
+    expect(head.headers['etag']).toBe(got.headers['etag']);
+  });
+
+  it('leaves nothing broken when the client that asked goes away before its answer', async () => {
+    const before = await formsMade('br', 'as_written');
+    await new Promise<void>((resolve) => {
+      const req = request(worldUrl(large), { headers: { ...preflight, 'accept-encoding': 'br' } });
+      req.on('error', () => resolve());
+      req.on('close', () => resolve());
+      req.end(() => setTimeout(() => req.destroy(), 20));
+    });
+    const after = await raw(worldUrl(large), { headers: { ...preflight, 'accept-encoding': 'br' } });
+    expect(after.status).toBe(200);
+    expect(JSON.parse(decoded(after).toString())).toHaveProperty('data.allUpcomingEventsInArea');
+    expect(await formsMade('br', 'as_written')).toBeGreaterThan(before);
   });
 });
 

@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { ContentCoding } from '../content-coding.js';
+import { encodeLargeForm } from './large-form-encoder.js';
 
 /**
  * The compressed forms a stored answer keeps beside its bytes: made once, in libuv's thread pool
@@ -20,7 +21,8 @@ export const BEST_FORM_AFTER = 4;
  * Larger answers (a whole-world area, a `changes` page of thousands: up to megabytes, mostly not kept)
  * never get the smallest brotli form (quality 11 takes ~1.4 ms per KB), and are compressed at the
  * fastest settings: brotli 1, gzip 1, zstd 1, 10–30 ms per MB against ~140 for brotli 5, for 1–2
- * points of ratio (a synthetic 3.8 MB area answer: brotli 1 15.8 %, brotli 5 16.8 %).
+ * points of ratio (a synthetic 3.8 MB area answer: brotli 1 15.8 %, brotli 5 16.8 %), by a stream
+ * (large-form-encoder.ts) that the answer's writer feeds as it writes (answer-bytes.ts).
  */
 export const LARGE_ANSWER_BYTES = 256 * 1024;
 
@@ -54,17 +56,18 @@ const brotliParams = (quality: number, size: number) => ({
  * gzip 6 (zlib's default) and zstd 9 cost about what brotli 5 does and land within 10 % of it.
  */
 export function compressForm(body: Buffer, form: AnswerForm): Promise<Buffer> {
-  // A body of a given size always gets the same setting: one tag, one sequence of bytes.
-  const large = body.length > LARGE_ANSWER_BYTES;
+  // A body of a given size always gets the same setting, and a large one the same input calls
+  // whether it is compressed whole or as it is written: one tag, one sequence of bytes.
+  if (body.length > LARGE_ANSWER_BYTES && form !== 'br-best') return encodeLargeForm(body, form);
   switch (form) {
     case 'br':
-      return brotli(body, brotliParams(large ? 1 : 5, body.length));
+      return brotli(body, brotliParams(5, body.length));
     case 'br-best':
       return brotli(body, brotliParams(11, body.length));
     case 'gzip':
-      return gzip(body, { level: large ? 1 : 6 });
+      return gzip(body, { level: 6 });
     case 'zstd':
-      return zstd(body, { params: { [zlib.constants.ZSTD_c_compressionLevel]: large ? 1 : 9 } });
+      return zstd(body, { params: { [zlib.constants.ZSTD_c_compressionLevel]: 9 } });
   }
 }
 

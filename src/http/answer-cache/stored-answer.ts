@@ -1,3 +1,4 @@
+import { countAnswerForm, type FormMaking } from '../../telemetry/metrics.js';
 import { bodyTag } from '../caching-headers.js';
 import type { ContentCoding } from '../content-coding.js';
 import { BEST_FORM_AFTER, LARGE_ANSWER_BYTES, FORM_TAG_SUFFIX, compressForm, type AnswerForm } from './answer-forms.js';
@@ -46,6 +47,9 @@ export interface StoredAnswer {
   watchSize(key: string, resized: () => void): void;
 }
 
+/** Forms of an answer being made as its body was written (answer-bytes.ts), by coding. */
+export type FormsUnderWay = Partial<Record<Compression, Promise<Buffer>>>;
+
 /** What an answer says of itself besides its bytes. */
 export interface AnswerFacts {
   ttlMs: number;
@@ -73,9 +77,12 @@ class LazilyTaggedAnswer implements StoredAnswer {
     readonly body: Buffer,
     tag: string | undefined,
     facts: AnswerFacts,
+    formsUnderWay?: FormsUnderWay,
   ) {
     this.#tag = tag;
     this.keptBytes = body.length;
+    // Its failure is handled by whoever asks for the form (#making keeps it from going unhandled).
+    for (const coding in formsUnderWay) void this.#making(coding as Compression, formsUnderWay[coding as Compression]!, 'as_written');
     this.storedAt = facts.storedAt ?? Date.now();
     this.ttlMs = facts.ttlMs;
     this.operation = facts.operation;
@@ -88,7 +95,7 @@ class LazilyTaggedAnswer implements StoredAnswer {
   }
 
   #forms: Partial<Record<Compression, EncodedForm>> | undefined;
-  #making: Partial<Record<Compression, Promise<EncodedForm>>> | undefined;
+  #makingForms: Partial<Record<Compression, Promise<EncodedForm>>> | undefined;
   #watchers: Map<string, () => void> | undefined;
   /** Sends of the fast brotli form, until its smallest form is under way. */
   #brotliSends = 0;
@@ -99,7 +106,10 @@ class LazilyTaggedAnswer implements StoredAnswer {
     if (form !== undefined && form.tagSuffix === FORM_TAG_SUFFIX.br && ++this.#brotliSends === BEST_FORM_AFTER && this.body.length <= LARGE_ANSWER_BYTES) {
       // Asked for again and again: worth the slow setting, once, in the background.
       compressForm(this.body, 'br-best').then(
-        (bytes) => this.addForm('br-best', bytes),
+        (bytes) => {
+          countAnswerForm('br-best', 'whole');
+          this.addForm('br-best', bytes);
+        },
         () => undefined,
       );
     }
@@ -109,17 +119,26 @@ class LazilyTaggedAnswer implements StoredAnswer {
   encode(coding: Compression): Promise<EncodedForm> {
     const made = this.#forms?.[coding];
     if (made) return Promise.resolve(made);
-    const making = (this.#making ??= {});
-    return (making[coding] ??= compressForm(this.body, coding).then(
-      (bytes) => {
+    return this.#makingForms?.[coding] ?? this.#making(coding, compressForm(this.body, coding), 'whole');
+  }
+
+  /** A form under way: asked for meanwhile, it is this one; made, it is kept; failed, the next ask makes it anew. */
+  #making(coding: Compression, bytes: Promise<Buffer>, made: FormMaking): Promise<EncodedForm> {
+    const making = (this.#makingForms ??= {});
+    const form = bytes.then(
+      (done) => {
         delete making[coding];
-        return this.#forms?.[coding] ?? this.#add(coding, { bytes, tagSuffix: FORM_TAG_SUFFIX[coding] });
+        countAnswerForm(coding, made);
+        return this.#forms?.[coding] ?? this.#add(coding, { bytes: done, tagSuffix: FORM_TAG_SUFFIX[coding] });
       },
       (error: unknown) => {
         delete making[coding];
         throw error;
       },
-    ));
+    );
+    // A form made as the body was written may have nobody waiting for it.
+    form.catch(() => undefined);
+    return (making[coding] = form);
   }
 
   addForm(form: AnswerForm, bytes: Buffer): void {
@@ -144,7 +163,11 @@ export function storedAnswer(body: string, ttlMs: number, operation: string | un
   return new LazilyTaggedAnswer(Buffer.from(body), undefined, { ttlMs, operation, cdnTags });
 }
 
-/** The same, of bytes whose tag may be known already (hashed as they were written: answer-bytes.ts, or read from Redis). */
-export function storedAnswerOfBytes(bytes: { body: Buffer; tag?: string | undefined }, facts: AnswerFacts): StoredAnswer {
-  return new LazilyTaggedAnswer(bytes.body, bytes.tag, facts);
+/**
+ * The same, of bytes whose tag may be known already (hashed as they were written: answer-bytes.ts, or
+ * read from Redis), and the forms being made of them as they were written (answer-bytes.ts): the
+ * answer's forms in those codings, asked for before they are done, wait for them.
+ */
+export function storedAnswerOfBytes(bytes: { body: Buffer; tag?: string | undefined; formsUnderWay?: FormsUnderWay | undefined }, facts: AnswerFacts): StoredAnswer {
+  return new LazilyTaggedAnswer(bytes.body, bytes.tag, facts, bytes.formsUnderWay);
 }
