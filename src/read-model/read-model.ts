@@ -9,7 +9,7 @@ import type { ChangesSince } from './changes-since.js';
 import { LargeAnswerGate } from './large-answer-gate.js';
 import { fullLayers, type LayeredSnapshot } from './layered-snapshot.js';
 import { loadLayeredSnapshot, loadSnapshotSince, RETAINED_ENDED_MS } from './load-snapshot.js';
-import { countReadModelBuild, observeDatabaseDataVersion, observeReadModelBuild, type ReadModelBuildReason } from '../telemetry/metrics.js';
+import { countReadModelBuild, observeDatabaseDataVersion, observeReadModelBuild, observeServedDelta, type ReadModelBuildReason } from '../telemetry/metrics.js';
 
 export interface ReadModelOptions {
   db: Kysely<Database>;
@@ -328,6 +328,7 @@ export class ReadModel {
         this.fullBuildsSwapped++;
       }
       this.current = layers;
+      observeServedDelta(layers.delta?.eventIds.length ?? 0);
       this.behind = this.known !== null && newer(this.known, layers.version);
       if (moved) for (const listener of this.versionListeners) listener(layers.version);
     }

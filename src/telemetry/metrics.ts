@@ -83,6 +83,13 @@ const readModelVersionChanges = new Histogram({
   registers: [metricsRegistry],
 });
 
+const readModelDeltaEvents = new Gauge({
+  name: 'calendar_read_model_delta_events',
+  help: 'Events the delta of the served version holds (changed since the last full build; 0 after a full build). A compaction starts past READ_MODEL_DELTA_MOST_EVENTS changed events (with several workers: the largest).',
+  registers: [metricsRegistry],
+  aggregator: 'max',
+});
+
 const dataVersion = new Gauge({
   name: 'calendar_data_version',
   help: 'Data version of the snapshot requests are answered from (with several workers: the oldest any worker serves).',
@@ -324,6 +331,11 @@ export function observeDatabaseDataVersion(version: string): void {
 export function countReadModelBuild(kind: ReadModelBuildKind, reason: ReadModelBuildReason, changedEvents: number | null): void {
   readModelBuilds.inc({ kind, reason });
   if (reason === 'version' && changedEvents !== null) readModelVersionChanges.observe(changedEvents);
+}
+
+/** The read model calls this when it swaps in a version: the events its delta holds (0 for a full build). */
+export function observeServedDelta(events: number): void {
+  readModelDeltaEvents.set(events);
 }
 
 /** The usage recorder calls this when a write of its counts failed. */

@@ -74,12 +74,14 @@ describe(`read model (${databaseLabel}): layered versions`, () => {
       const overBound = await next();
       expect(overBound.full).toBe(renamed.full);
       expect(overBound.delta?.eventIds).toEqual(['E-2', 'E-3', 'E-4', 'E-6']);
+      expect((await metricsRegistry.getSingleMetric('calendar_read_model_delta_events')!.get()).values[0]?.value).toBe(4);
       expect(lines.filter((l) => l['msg'] === 'read model built' && l['kind'] === 'delta').at(-1)).toMatchObject({ version: overBound.version, deltaEvents: 4 });
       await vi.waitFor(async () => expect((await model.snapshot()).full).not.toBe(renamed.full), { timeout: 10_000, interval: 20 });
       const compacted = await model.snapshot();
       expect(compacted.version).toBe(overBound.version);
       expect(compacted.base).toBe(compacted.full);
       expect(compacted.full.eventIds).toEqual(['E-1', 'E-2', 'E-3', 'E-4', 'E-5', 'E-6']);
+      expect((await metricsRegistry.getSingleMetric('calendar_read_model_delta_events')!.get()).values[0]?.value).toBe(0);
       expect(lines.filter((l) => l['msg'] === 'read model built' && l['kind'] === 'full').at(-1)).toMatchObject({ reason: 'delta-size', version: overBound.version, events: 6, compaction: 'swapping in' });
       expect(await builds('full', 'delta-size')).toBe(compactionsBefore + 1);
       // The next version is layered on the compaction's build: its delta holds only what changed since.
