@@ -129,8 +129,9 @@ const ConfigSchema = z.object({
    */
   READ_MODEL_LAYERED: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   /**
-   * Layered: most events changed since the last full build that a delta holds; past it, a full build
-   * (compaction) runs instead. Default: read-model.ts DELTA_MOST_EVENTS (measured: docs/performance.md).
+   * Layered: events changed since the last full build past which a compaction (a full build in the
+   * background, versions still layered meanwhile) starts. Default: read-model.ts DELTA_MOST_EVENTS
+   * (measured: docs/performance.md).
    */
   READ_MODEL_DELTA_MOST_EVENTS: integer(1, 10_000_000).optional(),
   /** The header that carries CDN tags on cacheable answers (docs/cdn.md); none: no tags sent. */

@@ -56,9 +56,9 @@ export function findLayeredPage(layers: LayeredSnapshot, request: ResultRequest,
       j++;
     }
   }
-  // Each layer's total is exact when it has no more nodes than the page's end (first-nodes counts that far).
-  const hasMore = fromBase.hasMore || fromDelta.hasMore || fromBase.totalCount! + fromDelta.totalCount! > lastNode;
   let totalCount = fromBase.totalCount === null || fromDelta.totalCount === null ? null : fromBase.totalCount + fromDelta.totalCount;
+  // A layer without a total has more nodes than the page's end (first-nodes counts that far); with both, the sum says.
+  const hasMore = fromBase.hasMore || fromDelta.hasMore || (totalCount !== null && totalCount > lastNode);
   // Nothing asked to count (first-nodes): the total is known only when the walk ran out before the page was full.
   if (!request.wantsTotal && request.facets.length === 0 && totalCount !== null && totalCount > lastNode) totalCount = null;
   const facets: Partial<Record<FacetKind, FacetCount[]>> = {};
