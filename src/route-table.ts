@@ -50,8 +50,3 @@ export function routeOf(path: string): Route | undefined {
   for (const [prefix, prefixed] of BY_PREFIX) if (path.startsWith(prefix)) return prefixed;
   return undefined;
 }
-
-/** The path of a request's URL, without its query string (GET queries carry whole documents and variables). */
-export function pathOf(url: string | undefined): string {
-  return (url ?? '/').split('?', 1)[0]!;
-}

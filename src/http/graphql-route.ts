@@ -24,6 +24,7 @@ import { requestError, sendRequestError, sendResult } from './respond.js';
 import { countLookup, writeStoredAnswer } from './stored-answer-writer.js';
 import type { SharedCaches } from './shared-caches.js';
 import type { RequestRecord } from '../telemetry/request-log.js';
+import type { RequestTarget } from '../request-target.js';
 import { countDeprecatedUses } from '../telemetry/metrics.js';
 import type { DeprecatedUses } from '../schema/deprecated-uses.js';
 
@@ -60,7 +61,7 @@ export interface GraphQLRouteOptions {
 /** One GraphQL request as HTTP brought it, read once at the edge. */
 interface GraphQLHttpRequest {
   req: IncomingMessage;
-  url: URL;
+  target: RequestTarget;
   /** GET (HEAD too) or POST. */
   method: string;
   /** This request's access-log record: names the operation. */
@@ -90,7 +91,7 @@ export class GraphQLRoute {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse, url: URL, record: RequestRecord | undefined): Promise<void> {
+  async handle(req: IncomingMessage, res: ServerResponse, target: RequestTarget, record: RequestRecord | undefined): Promise<void> {
     const options = this.options;
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
     const mediaType = negotiateGraphQLMediaType(req);
@@ -119,14 +120,14 @@ export class GraphQLRoute {
     // Who is calling: once per request, for a hit and an execution alike.
     const view: IncomingRequestView = {
       headers: req.headers,
-      query: url.search.includes('key=') ? Object.fromEntries(url.searchParams) : undefined,
+      query: target.search.includes('key=') ? Object.fromEntries(target.searchParams) : undefined,
       socketAddress: req.socket.remoteAddress,
     };
     const resolved = options.identity.callerOf(view);
     const caller = resolved instanceof Promise ? await resolved : resolved;
     const budget = options.budgets?.ticketOf(caller);
 
-    const answered = await options.responseCache.lookupOrExecute(new GraphQLExchange(this, { req, url, method, record }, parsed, { caller, budget }));
+    const answered = await options.responseCache.lookupOrExecute(new GraphQLExchange(this, { req, target, method, record }, parsed, { caller, budget }));
     // Only to a caller with a budget: its standing on every answer, hits and 304s included.
     const headers = budget ? { ...vary, ...rateLimitHeaders(budget) } : vary;
     // Asked for in a POST's `extensions.cost`: never in a GET answer's body, which caches may share.
@@ -210,7 +211,7 @@ class GraphQLExchange implements CacheableRequest<GraphQLOutcome> {
     private parsed: ParamsOutcome | undefined,
     private readonly share: ExecutionShare,
   ) {
-    this.requestText = http.method === 'GET' ? http.url.search : undefined;
+    this.requestText = http.method === 'GET' ? http.target.search : undefined;
   }
 
   cacheKey(): string | undefined {
@@ -234,7 +235,7 @@ class GraphQLExchange implements CacheableRequest<GraphQLOutcome> {
   }
 
   private params(): ParamsOutcome {
-    return (this.parsed ??= paramsFromSearch(this.http.url.searchParams));
+    return (this.parsed ??= paramsFromSearch(this.http.target.searchParams));
   }
 }
 

@@ -23,7 +23,7 @@ import { handleWidget } from './widget-route.js';
 import { handleIcsFeed, type IcsFeedOptions } from './ics-feed-route.js';
 import { sendDemoPicture } from './demo-pictures.js';
 import { createSchemaFileHandler } from './schema-file.js';
-import { routeOf, SCHEMA_FILE_PATH } from '../route-table.js';
+import { SCHEMA_FILE_PATH } from '../route-table.js';
 import { observeRequests } from '../telemetry/observe-requests.js';
 import type { RequestRecord } from '../telemetry/request-log.js';
 
@@ -113,15 +113,15 @@ export function createHttpServer(options: HttpServerOptions): Server {
 
   const route = async (req: IncomingMessage, res: ServerResponse, record: RequestRecord) => {
     setCorsHeaders(res);
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const path = url.pathname;
+    const target = record.target;
+    const path = target.path;
     if (req.method === 'OPTIONS') return answerPreflight(req, res);
 
-    switch (routeOf(path)?.name) {
+    switch (target.route?.name) {
       case 'graphql':
         if (isGetOrHead(req) && prefersHtml(req)) return sendSandboxPage(res);
         if (!isGetOrHead(req) && req.method !== 'POST') return sendMethodNotAllowed(res, 'GET, HEAD, POST, OPTIONS');
-        return graphQLRoute.handle(req, res, url, record);
+        return graphQLRoute.handle(req, res, target, record);
       case 'schema':
         return isGetOrHead(req) ? sendSchemaFile(req, res) : sendMethodNotAllowed(res, 'GET, HEAD, OPTIONS');
       case 'health':
@@ -138,9 +138,9 @@ export function createHttpServer(options: HttpServerOptions): Server {
       case 'feed':
         if (!options.icsFeed) break;
         if (!isGetOrHead(req)) return sendMethodNotAllowed(res, 'GET, HEAD, OPTIONS');
-        return handleIcsFeed(req, res, url, { ...options.icsFeed, responseCache, sharedCaches: options.sharedCaches, executions, shareOf, budgets: options.budgets, usage: options.usage });
+        return handleIcsFeed(req, res, target.url, { ...options.icsFeed, responseCache, sharedCaches: options.sharedCaches, executions, shareOf, budgets: options.budgets, usage: options.usage });
       case 'widget':
-        if (handleWidget(req, res, url)) return;
+        if (handleWidget(req, res, target.url)) return;
         break;
       case 'demo_picture':
         if (sendDemoPicture(req, res, path)) return;

@@ -33,7 +33,6 @@ import {
 } from '@opentelemetry/semantic-conventions';
 import type { LogEvent } from 'kysely';
 import type { RequestRecord } from './request-log.js';
-import { pathOf, routeOf } from '../route-table.js';
 import type { StartTracingOptions, Tracing, TracingSettings } from './tracing-contract.js';
 
 /** Ours: the request id of the access log line (X-Request-Id). */
@@ -112,9 +111,9 @@ export function createTracing(settings: TracingSettings, options: StartTracingOp
   return {
     traceRequest(req: IncomingMessage, res: ServerResponse, record: RequestRecord, handle: () => Promise<void>): Promise<void> {
       const method = req.method ?? 'GET';
-      const path = pathOf(req.url);
+      const path = record.target.sentPath;
       // A route's template names the span (src/route-table.ts); any other path only its method (bounded names).
-      const route = routeOf(path)?.template;
+      const route = record.target.route?.template;
       const attributes: Attributes = {
         [ATTR_HTTP_REQUEST_METHOD]: method,
         [ATTR_URL_PATH]: path,

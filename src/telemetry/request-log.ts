@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
-import { pathOf, routeOf } from '../route-table.js';
+import { RequestTarget } from '../request-target.js';
 
 /** What the access log line says about one request, filled in while it is answered. */
 export interface RequestRecord {
   /** The caller's X-Request-Id when sane, else a new UUID; echoed in the response's X-Request-Id. */
   id: string;
+  /** Its path, route and query, read once: the server dispatches on them, telemetry labels by them. */
+  target: RequestTarget;
   /** Name of the GraphQL operation, set by the GraphQL route once the document is known (absent: anonymous, or not GraphQL). */
   operationName?: string | undefined;
   /** The trace this request belongs to, when tracing is on (for finding its spans from the log). */
@@ -35,9 +37,9 @@ function bodyBytes(req: IncomingMessage, res: ServerResponse): number | undefine
   return Number.isFinite(length) ? length : undefined;
 }
 
-/** Starts the record of a request: its id, echoed in the response's X-Request-Id. */
+/** Starts the record of a request: its id, echoed in the response's X-Request-Id, and its target. */
 export function startRequestRecord(req: IncomingMessage, res: ServerResponse): RequestRecord {
-  const record: RequestRecord = { id: requestIdOf(req) };
+  const record: RequestRecord = { id: requestIdOf(req), target: new RequestTarget(req.url) };
   res.setHeader('X-Request-Id', record.id);
   return record;
 }
@@ -52,10 +54,10 @@ export function requestLogWriter(logger: Logger): (req: IncomingMessage, res: Se
   return (req, res, record, started) => {
     // Probes are logged at debug, the rest at info: with info off, so is debug.
     if (!logger.isLevelEnabled('info')) return;
-    const rawPath = pathOf(req.url);
-    const path = rawPath.length > MAX_LOGGED_PATH ? `${rawPath.slice(0, MAX_LOGGED_PATH)}…` : rawPath;
+    const sentPath = record.target.sentPath;
+    const path = sentPath.length > MAX_LOGGED_PATH ? `${sentPath.slice(0, MAX_LOGGED_PATH)}…` : sentPath;
     // Probes (orchestrators', Prometheus') at debug: src/route-table.ts says which routes are.
-    const level = routeOf(rawPath)?.probe ? 'debug' : 'info';
+    const level = record.target.route?.probe ? 'debug' : 'info';
     if (!logger.isLevelEnabled(level)) return;
     const finished = res.writableFinished;
     logger[level](

@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { observeRequest } from './metrics.js';
 import { createOperationLabeler } from './operation-label.js';
 import type { RequestRecord } from './request-log.js';
-import { pathOf, routeOf } from '../route-table.js';
 
 /**
  * Counts a request and its duration when its response is done (or the connection closed first: no
@@ -13,7 +12,7 @@ export function requestMetricsWriter(): (req: IncomingMessage, res: ServerRespon
   const operationLabel = createOperationLabeler();
   return (req, res, record, started) => {
     // A fixed set (src/route-table.ts), never the path: paths are caller-chosen, and a 404 scan would add a series per probe.
-    const route = routeOf(pathOf(req.url))?.name ?? 'other';
+    const route = record.target.route?.name ?? 'other';
     const status = res.headersSent ? String(res.statusCode) : 'aborted';
     const operation = route === 'graphql' ? operationLabel(record.operationName) : '';
     observeRequest({ route, operation, status }, (performance.now() - started) / 1000);
