@@ -14,12 +14,12 @@ const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * Origin: no credentials are involved (the key is a header, not a cookie), and a constant value
  * keeps shared caches from needing `Vary: Origin`.
  */
-export function setCorsHeaders(res: ServerResponse): void {
-  res.setHeader('Access-Control-Allow-Origin', '*');
+export const CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Access-Control-Allow-Origin': '*',
   // Neither is CORS-safelisted: conditional requests from pages read ETag, and a page reporting a
   // failure to its operator can quote the request id our log line carries.
-  res.setHeader('Access-Control-Expose-Headers', 'ETag, X-Request-Id');
-}
+  'Access-Control-Expose-Headers': 'ETag, X-Request-Id',
+});
 
 /**
  * Answers an OPTIONS preflight: the methods, our client headers plus any other header the browser

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
 import type { GetEnveloped } from '../plugins/get-enveloped.js';
-import { answerPreflight, setCorsHeaders } from './cors.js';
+import { answerPreflight, CORS_HEADERS } from './cors.js';
+import { ServiceResponse } from './service-response.js';
 import { GraphQLRoute } from './graphql-route.js';
 import { NO_RESPONSE_CACHE, type ResponseCache } from './answer-cache/response-cache.js';
 import type { CallerBudgets } from '../identity/caller-budgets.js';
@@ -111,8 +112,9 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const notFound = (req: IncomingMessage, res: ServerResponse, path: string) =>
     sendRequestError(res, `No route for ${req.method} ${path}. The API is at /graphQL (GET or POST); the schema at ${SCHEMA_FILE_PATH}.`, 'NOT_FOUND', 404);
 
-  const route = async (req: IncomingMessage, res: ServerResponse, record: RequestRecord) => {
-    setCorsHeaders(res);
+  const route = async (req: IncomingMessage, res: ServiceResponse, record: RequestRecord) => {
+    // On every answer, written with the route's headers in one go (service-response.ts).
+    res.everyAnswer = { ...CORS_HEADERS, 'X-Request-Id': record.id };
     const target = record.target;
     const path = target.path;
     if (req.method === 'OPTIONS') return answerPreflight(req, res);
@@ -153,8 +155,9 @@ export function createHttpServer(options: HttpServerOptions): Server {
 
   const observe = observeRequests(options.logger);
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
-  const server = createServer(
+  const server = createServer<typeof IncomingMessage, typeof ServiceResponse>(
     {
+      ServerResponse: ServiceResponse,
       // Slow clients: a request (headers within 10 s) must arrive within the request timeout, checked
       // every second rather than Node's default 30 s, so trickling sockets do not pile up.
       requestTimeout,

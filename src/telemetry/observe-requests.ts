@@ -19,7 +19,7 @@ export function observeRequests(logger: Logger): ObserveRequest {
   const tracing = activeTracing();
   return (req, res, handle) => {
     const started = performance.now();
-    const record = startRequestRecord(req, res);
+    const record = startRequestRecord(req);
     res.on('close', () => {
       writeLog(req, res, record, started);
       writeMetrics(req, res, record, started);

@@ -37,11 +37,9 @@ function bodyBytes(req: IncomingMessage, res: ServerResponse): number | undefine
   return Number.isFinite(length) ? length : undefined;
 }
 
-/** Starts the record of a request: its id, echoed in the response's X-Request-Id, and its target. */
-export function startRequestRecord(req: IncomingMessage, res: ServerResponse): RequestRecord {
-  const record: RequestRecord = { id: requestIdOf(req), target: new RequestTarget(req.url) };
-  res.setHeader('X-Request-Id', record.id);
-  return record;
+/** Starts the record of a request: its id (the server echoes it in the response's X-Request-Id) and its target. */
+export function startRequestRecord(req: IncomingMessage): RequestRecord {
+  return { id: requestIdOf(req), target: new RequestTarget(req.url) };
 }
 
 /**

@@ -48,6 +48,11 @@ describe(`SHUTDOWN_DELAY_MS: a stopping node answers, unready, before it stops a
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ data: { categories: [{ id: 'CONCERT' }, { id: 'THEATER' }] } });
     expect(answer.headers.connection).toBe('close');
+    // Headers set before the route's own (Connection) do not cost an answer its CORS or request id.
+    for (const { headers } of [ready, answer]) {
+      expect(headers['access-control-allow-origin']).toBe('*');
+      expect(headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    }
     expect(performance.now() - since).toBeLessThan(1_500);
     expect(await isReachable('127.0.0.1', port)).toBe(true);
 

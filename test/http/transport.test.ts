@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { request, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSchema, getIntrospectionQuery } from 'graphql';
 import { sql } from 'kysely';
@@ -255,6 +256,45 @@ describe('CORS', () => {
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       expect(res.headers.get('access-control-expose-headers')).toBe('ETag, X-Request-Id');
     }
+  });
+
+  it('puts CORS and the request id on every answer once, however its route writes it', async () => {
+    const hitPath = `/graphQL?query=${encodeURIComponent('{ categories { id } }')}`;
+    const preflight = { 'service-require-preflight': 'true' };
+    const first = await fetch(new URL(hitPath, server.origin), { headers: preflight });
+    const etag = first.headers.get('etag')!;
+    const asked: [string, string, RequestInit][] = [
+      ['a cached GET', hitPath, { headers: preflight }],
+      ['a 304', hitPath, { headers: { ...preflight, 'if-none-match': etag } }],
+      ['a HEAD', hitPath, { method: 'HEAD', headers: preflight }],
+      ['a CSRF refusal', hitPath, {}],
+      ['a 404', '/no/such/path', {}],
+      ['a 405', '/graphQL', { method: 'PUT' }],
+      ['a 413', '/graphQL', { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(DEFAULT_MAX_BODY_BYTES + 1) }],
+      ['the preflight', '/graphQL', { method: 'OPTIONS', headers: { origin: 'https://a.example', 'access-control-request-method': 'POST' } }],
+      ['the sandbox page', '/graphQL', { headers: { accept: 'text/html' } }],
+      ['the schema file', '/schema.graphql', {}],
+      ['the liveness probe', '/health', {}],
+      ['the feed', '/events.ics', {}],
+    ];
+    for (const [what, path, init] of asked) {
+      const response = await fetch(new URL(path, server.origin), init);
+      expect(response.status, what).toBeLessThan(500);
+      expect(response.headers.get('access-control-allow-origin'), what).toBe('*');
+      expect(response.headers.get('access-control-expose-headers'), what).toBe('ETag, X-Request-Id');
+      // One value each: written once, not once per way of setting it (fetch joins repeated headers with ", ").
+      expect(response.headers.get('x-request-id'), what).toMatch(/^[0-9a-f-]{36}$/);
+      await response.arrayBuffer();
+    }
+    // A target no URL parser reads (a host with a bad port) has no route: a 404, not a failure.
+    const odd = await new Promise<IncomingMessage>((resolve, reject) => {
+      request(new URL(server.origin), { path: '//a:b/graphQL' }, (res) => resolve(res.resume()))
+        .on('error', reject)
+        .end();
+    });
+    expect(odd.statusCode).toBe(404);
+    expect(odd.headers['access-control-allow-origin']).toBe('*');
+    expect(odd.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
 
