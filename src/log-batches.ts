@@ -46,7 +46,7 @@ export class LogBatches {
 
   private handOn(): void {
     if (this.lines.length === 0) return;
-    const batch = this.lines.length === 1 ? this.lines[0]! : this.lines.join('');
+    const batch = this.lines.join('');
     this.lines = [];
     this.characters = 0;
     this.destination.write(batch);

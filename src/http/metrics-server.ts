@@ -3,7 +3,7 @@ import type { Logger } from '../logger.js';
 import { sendHealth } from './health.js';
 import { sendMetrics, type MetricsSource } from './metrics-route.js';
 import { sendMethodNotAllowed, sendRequestError } from './respond.js';
-import { routeOf } from '../route-table.js';
+import { RequestTarget } from '../request-target.js';
 
 export interface MetricsServerOptions {
   /** What GET /metrics answers: this process's registry, or (a cluster's primary) the node's. */
@@ -26,8 +26,9 @@ const MAX_CONNECTIONS = 64;
  */
 export function createMetricsServer(options: MetricsServerOptions): Server {
   const route = async (req: IncomingMessage, res: ServerResponse) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const name = routeOf(path)?.name;
+    const target = new RequestTarget(req.url);
+    const path = target.path;
+    const name = target.route?.name;
     if (name !== 'metrics' && name !== 'health') {
       return sendRequestError(res, `No route for ${req.method} ${path}. This port answers GET /metrics and /health only.`, 'NOT_FOUND', 404);
     }

@@ -7,7 +7,7 @@ type HeadersGiven = OutgoingHttpHeaders | OutgoingHttpHeader[] | undefined;
  * carries (CORS, the request id) are given once per request and written with the route's own in
  * its one `writeHead`. Set one by one with `setHeader`, each is checked and filed, and then Node
  * files every header `writeHead` brings the same way instead of taking its object as it is: with
- * the checks, 8 % of a cached answer's CPU (docs/performance.md, "The route of a hit"). Every way a
+ * the checks, 6 % of a cached answer's CPU (docs/performance.md, "The route of a hit"). Every way a
  * response starts goes through `writeHead` (Node's implicit headers, for `res.end` alone, call it).
  */
 export class ServiceResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
+import { request } from 'node:http';
 import { ConfigError, metricsListenAddress, readConfig } from '../../src/config.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 import { isReachable, postGraphQL, startTestServer, type TestServer } from '../support/test-server.js';
@@ -115,6 +116,13 @@ describe(`METRICS_PORT set: /metrics on a listener of its own (${databaseLabel})
       expect(other.contentType).toBe('application/json; charset=utf-8');
       expect(other.body).toEqual({ errors: [{ message: `No route for GET ${path}. This port answers GET /metrics and /health only.`, extensions: { code: 'NOT_FOUND' } }] });
     }
+    // A target no URL parser reads (a host with a bad port): no route either, not a failure.
+    const unreadable = await new Promise<number | undefined>((resolve, reject) => {
+      request(new URL(metricsOrigin), { path: '//a:b/metrics' }, (res) => resolve(res.resume().statusCode))
+        .on('error', reject)
+        .end();
+    });
+    expect(unreadable).toBe(404);
 
     for (const method of ['POST', 'OPTIONS', 'DELETE']) {
       const refusedMethod = await answer(`${metricsOrigin}/metrics`, { method });
