@@ -1,5 +1,6 @@
 import { Kysely, PGliteDialect, PostgresDialect, sql, type KyselyConfig } from 'kysely';
 import { Migrator, type MigrationResultSet } from 'kysely/migration';
+import { createRequire } from 'node:module';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 import { StartupError } from '../startup-error.js';
@@ -23,6 +24,12 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** PGlite data directory, or `memory://` for an in-memory database. */
   dataDir: string;
+  /**
+   * Embedded database only: a data directory tarball (`DatabaseHandle.dump`) it starts from instead of
+   * an empty cluster, skipping initdb (the tests start their databases from one migrated database this
+   * way). `dataDir` must not hold a database yet. @default none
+   */
+  template?: string | undefined;
   /** Schema holding our tables (tests use a fresh one each). @default 'public' */
   schema?: string | undefined;
   /**
@@ -76,6 +83,8 @@ export interface DatabaseHandle {
   listenForDataVersions?: ListenForDataVersions | undefined;
   /** PostgreSQL: the request pool's connections now, for /metrics (the embedded database has no pool). */
   poolStats?: (() => PoolStats[]) | undefined;
+  /** Embedded database: its data directory as a tarball, to open copies of it with `template`. */
+  dump?: (() => Promise<Uint8Array>) | undefined;
   close(): Promise<void>;
 }
 
@@ -206,6 +215,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   // On a thread of its own, so that a heavy statement does not hold this thread's event loop.
   const pglite = new PGliteThread({
     dataDir: options.dataDir,
+    template: options.template,
     setup: [...(schema !== 'public' ? [`create schema if not exists ${schema}`] : []), `set search_path to ${searchPath}`],
   });
   try {
@@ -234,14 +244,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     await db.destroy();
     lock?.release();
   };
-  return { db, readDb: db, readOnly: false, readReplicas: [], driver: 'pglite', schema, health, committedImports: new CommittedImports(), probe, close };
+  const dump = () => pglite.dump();
+  return { db, readDb: db, readOnly: false, readReplicas: [], driver: 'pglite', schema, health, committedImports: new CommittedImports(), probe, dump, close };
 }
 
 /** Whether the server takes no writes: a hot standby (a streaming replica), or read-only by default. */
 /** PGlite is an optional dependency: an installation for PostgreSQL alone may leave it out. */
 function embeddedDatabaseInstalled(): boolean {
   try {
-    import.meta.resolve('@electric-sql/pglite');
+    // Resolved as a CommonJS package (it ships both forms): import.meta.resolve would do as well, but
+    // module runners that load this file (Vitest's global setup) leave it out.
+    createRequire(import.meta.url).resolve('@electric-sql/pglite');
     return true;
   } catch {
     return false;

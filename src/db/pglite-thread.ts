@@ -29,7 +29,7 @@ export class PGliteThread implements KyselyPGlite {
   private readonly pending = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   private nextId = 1;
 
-  constructor(options: { dataDir: string; setup: string[] }) {
+  constructor(options: { dataDir: string; template?: string | undefined; setup: string[] }) {
     this.worker = new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData: options });
     this.waitReady = new Promise<void>((resolve, reject) => {
       this.worker.once('message', (message: { ready: boolean; error?: Reply['error'] }) => {
@@ -67,6 +67,11 @@ export class PGliteThread implements KyselyPGlite {
     }
     await this.call({ op: 'commit', transaction });
     return result;
+  }
+
+  /** The whole data directory as an uncompressed tarball (PGlite's dumpDataDir), for `template`. */
+  async dump(): Promise<Uint8Array> {
+    return (await this.call<{ tarball: Uint8Array }>({ op: 'dump' })).tarball;
   }
 
   async close(): Promise<void> {

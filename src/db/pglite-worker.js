@@ -1,6 +1,7 @@
 // The embedded database's thread (see pglite-thread.ts): PGlite runs its WebAssembly PostgreSQL
 // synchronously, so on the main thread one heavy statement would stop every other request, /health
 // included. Plain JavaScript: a worker is started by Node itself, outside any TypeScript loader.
+import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -25,8 +26,14 @@ function plainError(error) {
 
 let pglite;
 try {
-  const { dataDir, setup } = workerData;
-  pglite = await PGlite.create({ ...(dataDir === 'memory://' ? {} : { dataDir }), extensions: { pg_trgm, unaccent, fuzzystrmatch } });
+  const { dataDir, template, setup } = workerData;
+  // A template (a tarball of dumpDataDir) starts the database from its files: no initdb, no migrations.
+  const loadDataDir = template ? new Blob([await readFile(template)]) : undefined;
+  pglite = await PGlite.create({
+    ...(dataDir === 'memory://' ? {} : { dataDir }),
+    ...(loadDataDir ? { loadDataDir } : {}),
+    extensions: { pg_trgm, unaccent, fuzzystrmatch },
+  });
   for (const statement of setup) await pglite.exec(statement);
   parentPort.postMessage({ ready: true });
 } catch (error) {
@@ -72,6 +79,11 @@ async function handle(message) {
         await entry.done.catch(() => undefined);
       }
       return {};
+    }
+    case 'dump': {
+      // Uncompressed: a tarball loaded again at once is read faster than it is gunzipped.
+      const tarball = await pglite.dumpDataDir('none');
+      return { tarball: new Uint8Array(await tarball.arrayBuffer()) };
     }
     case 'close':
       await pglite.close();

@@ -1,5 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { TEST_NODE_FLAGS } from '../support/node-flags.js';
+import { recordPhase } from '../support/phase-timings.js';
 
 /** The installed command itself (what `npx calendar` and `npm start` run). */
 export const BIN = fileURLToPath(new URL('../../bin/calendar.js', import.meta.url));
@@ -29,9 +31,11 @@ export interface Installed {
 
 /** `node bin/calendar.js ...args` to its end, on the Node that runs the tests. */
 export function runCalendar(args: readonly string[], env: Record<string, string>, installed?: Installed): Promise<Run> {
+  const spawned = performance.now();
   return new Promise((resolve) => {
-    execFile(process.execPath, [installed?.bin ?? BIN, ...args], { env: cliEnv(env), timeout: 120_000, cwd: installed?.cwd }, (error, stdout, stderr) => {
+    execFile(process.execPath, [...TEST_NODE_FLAGS, installed?.bin ?? BIN, ...args], { env: cliEnv(env), timeout: 120_000, cwd: installed?.cwd }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+      recordPhase('child process', performance.now() - spawned);
       resolve({ code, signal: error?.signal ?? null, stdout, stderr });
     });
   });
@@ -46,7 +50,8 @@ export interface ServeProcess {
 
 /** `node bin/calendar.js serve` in the background, its output kept. */
 export function startServe(env: Record<string, string>, installed?: Installed): ServeProcess {
-  const child = spawn(process.execPath, [installed?.bin ?? BIN, 'serve'], { env: cliEnv(env), cwd: installed?.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const spawned = performance.now();
+  const child = spawn(process.execPath, [...TEST_NODE_FLAGS, installed?.bin ?? BIN, 'serve'], { env: cliEnv(env), cwd: installed?.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -59,6 +64,6 @@ export function startServe(env: Record<string, string>, installed?: Installed): 
     });
     void exited.then((run) => reject(new Error(`calendar serve exited (${run.code ?? run.signal}) before listening:\n${run.stderr}`)));
   });
-  listening.catch(() => undefined);
+  listening.then(() => recordPhase('child process', performance.now() - spawned), () => undefined);
   return { child, listening, exited };
 }

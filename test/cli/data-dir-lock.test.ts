@@ -3,11 +3,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { unpackTemplate } from '../support/migrated-data-dir.js';
 import { runCalendar, startServe, type ServeProcess } from './calendar-process.js';
 
 /**
  * One process per embedded data directory, tested as an operator meets it: `calendar serve` holds
- * the directory, and every other command started on it is refused with one line and status 1.
+ * the directory, and every other command started on it is refused with one line and status 1. Each
+ * directory starts as a migrated database (the run's template unpacked): what is tested is the lock,
+ * not a first start.
  */
 const SERVE_ENV = { PORT: '0', HOST: '127.0.0.1', DEMO_EVENTS: '5', LOG_LEVEL: 'silent' };
 
@@ -48,7 +51,7 @@ function refusal(dataDir: string, holder: Holder, command = 'calendar serve'): s
 
 describe('one process per embedded data directory', { timeout: 180_000 }, () => {
   it('refuses every other command while `calendar serve` holds the directory, with one line and status 1', async () => {
-    const dataDir = join(dir, 'served');
+    const dataDir = await unpackTemplate(join(dir, 'served'));
     serving = startServe({ ...SERVE_ENV, CALENDAR_DATA_DIR: dataDir });
     const url = await serving.listening;
     const holder = lockOf(dataDir);
@@ -72,7 +75,7 @@ describe('one process per embedded data directory', { timeout: 180_000 }, () => 
   });
 
   it('takes over at once the lock of a process killed with SIGKILL', async () => {
-    const dataDir = join(dir, 'killed');
+    const dataDir = await unpackTemplate(join(dir, 'killed'));
     serving = startServe({ ...SERVE_ENV, CALENDAR_DATA_DIR: dataDir });
     await serving.listening;
     serving.child.kill('SIGKILL');
@@ -89,9 +92,7 @@ describe('one process per embedded data directory', { timeout: 180_000 }, () => 
   });
 
   it('takes over a lock whose pid now belongs to a process that started later (a reused pid)', async () => {
-    const dataDir = join(dir, 'reused');
-    const migrated = await runCalendar(['migrate'], { ...SERVE_ENV, CALENDAR_DATA_DIR: dataDir });
-    expect(migrated.code).toBe(0);
+    const dataDir = await unpackTemplate(join(dir, 'reused'));
     // This test process runs, but it is not the one that took the lock: its start time differs.
     const stale = { pid: process.pid, host: hostname(), startTicks: 1, command: 'calendar serve', since: '2026-01-01T00:00:00.000Z' };
     await writeFile(join(dataDir, 'calendar.lock'), JSON.stringify(stale));
@@ -100,9 +101,7 @@ describe('one process per embedded data directory', { timeout: 180_000 }, () => 
   });
 
   it('refuses a lock taken on another host, naming the host and the file to remove if that process is gone', async () => {
-    const dataDir = join(dir, 'shared');
-    const migrated = await runCalendar(['migrate'], { ...SERVE_ENV, CALENDAR_DATA_DIR: dataDir });
-    expect(migrated.code).toBe(0);
+    const dataDir = await unpackTemplate(join(dir, 'shared'));
     const lockFile = join(dataDir, 'calendar.lock');
     await writeFile(lockFile, JSON.stringify({ pid: 4242, host: 'other-host.example', command: 'calendar import', since: '2026-01-01T00:00:00.000Z' }));
     const run = await runCalendar(['migrate'], { ...SERVE_ENV, CALENDAR_DATA_DIR: dataDir });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { migratedDataDir } from '../support/migrated-data-dir.js';
 import { logLines, startServiceProcess } from '../support/service-process.js';
 import { allocationSitePretenuring, missingServeV8Flags, SERVE_V8_FLAGS, semiSpaceCapMb, workerExecArgv } from '../../src/cli/serve-v8-flags.js';
 
@@ -51,10 +52,11 @@ describe('calendar serve: V8 flags', () => {
 });
 
 describe('calendar serve started with or without them', { timeout: 60_000 }, () => {
-  const EMBEDDED = { CALENDAR_DATA_DIR: 'memory://', DEMO_EVENTS: '0' };
   const MISSING = 'started without the V8 flags ';
   const started = async (env: Record<string, string>, options: { nodeArgs?: readonly string[]; direct?: boolean } = {}) => {
-    const service = startServiceProcess({ ...EMBEDDED, ...env }, options);
+    // A migrated database of its own: what is tested is the process's flags, not a first start.
+    const dataDir = await migratedDataDir();
+    const service = startServiceProcess({ CALENDAR_DATA_DIR: dataDir.path, DEMO_EVENTS: '0', ...env }, options);
     try {
       await service.listening;
       // The start-up line is written just after "listening on".
@@ -62,6 +64,7 @@ describe('calendar serve started with or without them', { timeout: 60_000 }, () 
       return { line: logLines(service.stderr(), 'service started')[0], warnings: logLines(service.stderr(), MISSING), pid: service.child.pid };
     } finally {
       await service.stop();
+      await dataDir.remove();
     }
   };
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:net';
 import { generateDemoCalendar } from '../../src/demo/demo-calendar.js';
+import { migratedDataDir, type MigratedDataDir } from '../support/migrated-data-dir.js';
 import { logLines, startServiceProcess } from '../support/service-process.js';
 import { scrape } from '../support/prometheus-metrics.js';
 import { until } from '../support/until.js';
@@ -10,6 +11,17 @@ const SERVE_ENV = { PORT: '0', HOST: '127.0.0.1', CALENDAR_DATA_DIR: 'memory://'
 
 let serving: ServeProcess | undefined;
 let blocker: Server | undefined;
+let dataDir: MigratedDataDir | undefined;
+
+/**
+ * SERVE_ENV on a migrated database of the test's own: for the tests of something else than a first
+ * start (the first test starts on memory://, creating, migrating and seeding it), a start that skips
+ * initdb and the migrations.
+ */
+async function migratedServeEnv(): Promise<Record<string, string>> {
+  dataDir = await migratedDataDir();
+  return { ...SERVE_ENV, CALENDAR_DATA_DIR: dataDir.path };
+}
 
 afterEach(async () => {
   if (serving && serving.child.exitCode === null && serving.child.signalCode === null) {
@@ -19,6 +31,8 @@ afterEach(async () => {
   serving = undefined;
   await new Promise<void>((resolve) => (blocker ? blocker.close(() => resolve()) : resolve()));
   blocker = undefined;
+  await dataDir?.remove();
+  dataDir = undefined;
 });
 
 /** A port something else listens on, until the end of the test. */
@@ -57,7 +71,7 @@ describe('calendar serve (bin/calendar.js as a process)', { timeout: 120_000 }, 
   it('reports a start-up failure (port in use) as one line, without a stack, with status 1', async () => {
     const port = await occupiedPort();
 
-    const run = await runCalendar(['serve'], { ...SERVE_ENV, PORT: String(port) });
+    const run = await runCalendar(['serve'], { ...(await migratedServeEnv()), PORT: String(port) });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(new RegExp(`^calendar: Cannot listen on 127\\.0\\.0\\.1:${port}: [^\\n]+\\n$`));
@@ -66,7 +80,7 @@ describe('calendar serve (bin/calendar.js as a process)', { timeout: 120_000 }, 
   it('reports METRICS_PORT in use as one line naming it, without a stack, with status 1', async () => {
     const port = await occupiedPort();
 
-    const run = await runCalendar(['serve'], { ...SERVE_ENV, METRICS_PORT: String(port) });
+    const run = await runCalendar(['serve'], { ...(await migratedServeEnv()), METRICS_PORT: String(port) });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(`calendar: Cannot listen on 127.0.0.1:${port} (METRICS_PORT): the port is already in use (another process listens on it)\n`);
@@ -80,7 +94,7 @@ describe('calendar serve (bin/calendar.js as a process)', { timeout: 120_000 }, 
   });
 
   it('names the metrics address in its start-up line, serves /metrics there, and closes it on SIGTERM', async () => {
-    const service = startServiceProcess({ ...SERVE_ENV, LOG_LEVEL: 'info', METRICS_PORT: '0' });
+    const service = startServiceProcess({ ...(await migratedServeEnv()), LOG_LEVEL: 'info', METRICS_PORT: '0' });
     try {
       const url = await service.listening;
       // Logged beside the line on stdout, so perhaps after it.

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { browserTests, launchChromium } from '../support/chromium.js';
+import { migratedDataDir, type MigratedDataDir } from '../support/migrated-data-dir.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 
 /**
@@ -22,20 +23,24 @@ const SCREENS = [
 ] as const;
 
 let service: ServiceProcess;
+let dataDir: MigratedDataDir | undefined;
 let origin: string;
 let browser: Browser;
 
 beforeAll(async () => {
   if (!browserTests.run) return;
   browser = await launchChromium();
-  // The defaults of `npm start`, on a throwaway database, at a fixed "now" so screenshots repeat.
-  service = startServiceProcess({ CALENDAR_DATA_DIR: 'memory://', CALENDAR_NOW: '2026-11-25T12:00:00+01:00', LOG_LEVEL: 'warn' });
+  // The defaults of `npm start` (the demo seeded into an empty database), on a throwaway database
+  // (migrated already: the run's template), at a fixed "now" so screenshots repeat.
+  dataDir = await migratedDataDir();
+  service = startServiceProcess({ CALENDAR_DATA_DIR: dataDir.path, CALENDAR_NOW: '2026-11-25T12:00:00+01:00', LOG_LEVEL: 'warn' });
   origin = new URL(await service.listening).origin;
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   await service?.stop();
+  await dataDir?.remove();
 });
 
 interface Reader {

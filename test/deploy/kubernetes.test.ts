@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { expectKnownSettings } from '../support/deploy-settings.js';
+import { migratedDataDir, type MigratedDataDir } from '../support/migrated-data-dir.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 
 const DIR = fileURLToPath(new URL('../../deploy/kubernetes/', import.meta.url));
@@ -113,18 +114,21 @@ describe('deploy/kubernetes: the manifests', () => {
   });
 });
 
-// The probe paths asked of a real `calendar serve` (the embedded database, in memory): never 404.
+// The probe paths asked of a real `calendar serve` (on a migrated embedded database of its own): never 404.
 describe('deploy/kubernetes: the probe paths exist on the service', { timeout: 120_000 }, () => {
   let service: ServiceProcess | undefined;
+  let dataDir: MigratedDataDir | undefined;
   let origin: string;
 
   beforeAll(async () => {
-    service = startServiceProcess({ CALENDAR_DATA_DIR: 'memory://', DEMO_EVENTS: '0', LOG_LEVEL: 'error' });
+    dataDir = await migratedDataDir();
+    service = startServiceProcess({ CALENDAR_DATA_DIR: dataDir.path, DEMO_EVENTS: '0', LOG_LEVEL: 'error' });
     origin = new URL(await service.listening).origin;
   }, 120_000);
 
   afterAll(async () => {
     await service?.stop();
+    await dataDir?.remove();
   });
 
   it('answers the readiness path 200 or 503 and the liveness path 200', async () => {

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { parse } from 'yaml';
 import { operatorTool } from '../support/operator-tool.js';
 import { exportedMetricNames, promqlMetricNames } from '../support/promql-metric-names.js';
+import { migratedDataDir, type MigratedDataDir } from '../support/migrated-data-dir.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { freePort } from '../support/throwaway-postgres.js';
 
@@ -158,11 +159,13 @@ describe.skipIf(!promtool.run)('deploy/prometheus: promtool', () => {
 // (its gauge is registered with the first connection, 0 while it is down).
 describe('deploy/prometheus and deploy/grafana name only metrics the service exports', { timeout: 120_000 }, () => {
   let service: ServiceProcess | undefined;
+  let dataDir: MigratedDataDir | undefined;
   let exported: Set<string>;
   const schema = `test_deploy_${randomBytes(5).toString('hex')}`;
 
   beforeAll(async () => {
-    const database: Record<string, string> = DATABASE_URL ? { DATABASE_URL, DATABASE_SCHEMA: schema, WORKERS: '2' } : { CALENDAR_DATA_DIR: 'memory://' };
+    dataDir = DATABASE_URL ? undefined : await migratedDataDir();
+    const database: Record<string, string> = dataDir ? { CALENDAR_DATA_DIR: dataDir.path } : { DATABASE_URL: DATABASE_URL!, DATABASE_SCHEMA: schema, WORKERS: '2' };
     service = startServiceProcess({ ...database, DEMO_EVENTS: '0', LOG_LEVEL: 'error', REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
     const url = new URL(await service.listening);
     const response = await fetch(`${url.origin}/metrics`);
@@ -172,6 +175,7 @@ describe('deploy/prometheus and deploy/grafana name only metrics the service exp
 
   afterAll(async () => {
     await service?.stop();
+    await dataDir?.remove();
     if (DATABASE_URL) {
       const client = new pg.Client(DATABASE_URL);
       await client.connect();

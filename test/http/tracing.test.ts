@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { startTracing, stopTracing } from '../../src/telemetry/tracing.js';
-import { databaseLabel } from '../support/test-database.js';
+import type { DatabaseHandle } from '../../src/db/open-database.js';
+import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 import { postGraphQL, startTestServer, type TestServer } from '../support/test-server.js';
 import { runCalendar } from '../cli/calendar-process.js';
 import { logLines } from '../support/service-process.js';
@@ -34,13 +35,18 @@ describe(`tracing through a real HTTP request (${databaseLabel}, in-memory expor
   const exporter = new InMemorySpanExporter();
   let server: TestServer;
 
+  let database: DatabaseHandle | undefined;
+
   beforeAll(async () => {
-    // Before the server and its database: what is built afterwards is traced.
+    // Before the server and its database: what is built afterwards is traced (a database opened now,
+    // not one that this worker opened for an earlier file, before tracing started).
     await startTracing({}, { exporter });
-    server = await startTestServer({ calendar, clock: () => NOW });
+    database = await createTestDatabase({ openedNow: true });
+    server = await startTestServer({ database, calendar, clock: () => NOW });
   });
   afterAll(async () => {
     await server?.close();
+    await database?.close();
     await stopTracing();
   });
   beforeEach(() => exporter.reset());

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromium as playwright, type Browser, type LaunchOptions } from 'playwright-core';
+import { timedPhase } from './phase-timings.js';
 
 /**
  * Chromium for the browser tests: Debian's build (`apt-get install chromium`), never a downloaded
@@ -25,10 +26,12 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Brows
   if (!found) {
     throw new Error(`Chromium is required${ci ? ' in CI (CI is set)' : ''} but ${CHROMIUM_PATH} does not exist: apt-get install chromium, or set CHROMIUM_PATH`);
   }
-  return playwright.launch({
-    executablePath: CHROMIUM_PATH,
-    // Without the background-networking flags Chromium keeps trying hosts this closed network refuses.
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    ...options,
-  });
+  return timedPhase('browser', () =>
+    playwright.launch({
+      executablePath: CHROMIUM_PATH,
+      // Without the background-networking flags Chromium keeps trying hosts this closed network refuses.
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      ...options,
+    }),
+  );
 }

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { TEST_NODE_FLAGS } from './node-flags.js';
+import { recordPhase } from './phase-timings.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/calendar.js', import.meta.url));
@@ -18,12 +20,13 @@ export interface ServiceProcess {
 }
 
 /**
- * `node [nodeArgs] bin/calendar.js serve` (or, `direct`, `bin/calendar.js serve`: its shebang) with
- * `env` over this process's environment (its database settings left out).
+ * `node [TEST_NODE_FLAGS] [nodeArgs] bin/calendar.js serve` (or, `direct`, `bin/calendar.js serve`: its
+ * shebang) with `env` over this process's environment (its database settings left out).
  */
 export function startServiceProcess(env: Record<string, string>, options: { nodeArgs?: readonly string[]; direct?: boolean } = {}): ServiceProcess {
   const { DATABASE_URL: _url, REDIS_URL: _redis, DATABASE_SCHEMA: _schema, ...inherited } = process.env;
-  const [command, args] = options.direct ? [BIN, ['serve']] : [process.execPath, [...(options.nodeArgs ?? []), BIN, 'serve']];
+  const [command, args] = options.direct ? [BIN, ['serve']] : [process.execPath, [...TEST_NODE_FLAGS, ...(options.nodeArgs ?? []), BIN, 'serve']];
+  const spawned = performance.now();
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...inherited, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
@@ -41,7 +44,7 @@ export function startServiceProcess(env: Record<string, string>, options: { node
     });
     void exited.then((code) => reject(new Error(`the service exited (${code}) before listening:\n${stderr}`)));
   });
-  listening.catch(() => undefined);
+  listening.then(() => recordPhase('child process', performance.now() - spawned), () => undefined);
   return {
     child,
     listening,

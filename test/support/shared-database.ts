@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/db/open-database.js';
+import { TEST_NODE_FLAGS } from './node-flags.js';
+import { timedPhase } from './phase-timings.js';
+import { embeddedTemplate } from './test-database.js';
 
 const execFileAsync = promisify(execFile);
 const repoRoot = new URL('../../', import.meta.url);
@@ -18,7 +21,7 @@ export interface SharedDatabase {
    * time); a PostgreSQL schema stays open (dropped by `remove`).
    */
   release(): Promise<void>;
-  /** `node bin/calendar.js ...args` on this database, "now" being `now`. */
+  /** `node [TEST_NODE_FLAGS] bin/calendar.js ...args` on this database, "now" being `now`. */
   calendar(args: readonly string[], now: Date): Promise<{ stdout: string; stderr: string }>;
   /** Removes it: the schema on PostgreSQL, the folder of the embedded database. */
   remove(): Promise<void>;
@@ -33,8 +36,8 @@ export async function createSharedDatabase(name: string): Promise<SharedDatabase
   const url = process.env['DATABASE_URL'] || undefined;
   const dataDir = url ? 'memory://' : await mkdtemp(join(tmpdir(), `calendar-${name}-`));
   const schema = url ? `test_${randomBytes(6).toString('hex')}` : 'public';
-  const database = await openDatabase({ url, dataDir, schema });
-  await migrateToLatest(database.db);
+  const database = await timedPhase('database open', () => openDatabase({ url, dataDir, template: embeddedTemplate(url), schema }));
+  await timedPhase('database migrate', () => migrateToLatest(database.db));
   let released = false;
   return {
     database,
@@ -44,7 +47,7 @@ export async function createSharedDatabase(name: string): Promise<SharedDatabase
       await database.close();
     },
     calendar: (args, now) =>
-      execFileAsync(process.execPath, ['bin/calendar.js', ...args], {
+      timedPhase('child process', () => execFileAsync(process.execPath, [...TEST_NODE_FLAGS, 'bin/calendar.js', ...args], {
         cwd: repoRoot,
         env: {
           ...process.env,
@@ -52,7 +55,7 @@ export async function createSharedDatabase(name: string): Promise<SharedDatabase
           CALENDAR_NOW: now.toISOString(),
           LOG_LEVEL: 'silent',
         },
-      }),
+      })),
     async remove() {
       if (url) {
         await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(database.db);

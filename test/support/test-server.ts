@@ -7,6 +7,7 @@ import type { DatabaseHandle } from '../../src/db/open-database.js';
 import type { Logger } from '../../src/logger.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { createTestDatabase } from './test-database.js';
+import { timedPhase } from './phase-timings.js';
 
 export interface TestServer {
   /** `http://127.0.0.1:<port>/graphQL` */
@@ -77,7 +78,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 }
 
 async function startOn(database: DatabaseHandle, ownDatabase: boolean, options: TestServerOptions): Promise<TestServer> {
-  if (options.calendar) await importCalendar(database, options.calendar);
+  if (options.calendar) await timedPhase('calendar import', () => importCalendar(database, options.calendar));
   const redisUrl = options.redisUrl ?? process.env['REDIS_URL'];
   const cacheNamespace = options.cacheNamespace ?? `test:${randomBytes(6).toString('hex')}`;
   const counter = new QueryCounter();
@@ -93,7 +94,7 @@ async function startOn(database: DatabaseHandle, ownDatabase: boolean, options: 
     ...(process.env['READ_MODEL_LAYERED'] ? { READ_MODEL_LAYERED: process.env['READ_MODEL_LAYERED'] } : {}),
     ...options.env,
   });
-  const service = await startService(config, {
+  const service = await timedPhase('service start', () => startService(config, {
     database: counted,
     seedWhenEmpty: false,
     clock: options.clock,
@@ -106,7 +107,7 @@ async function startOn(database: DatabaseHandle, ownDatabase: boolean, options: 
     readModelRereadMs: options.readModelRereadMs,
     cdnPurgeRetry: options.cdnPurgeRetry,
     logger: options.logger,
-  });
+  }));
   return {
     url: service.url,
     origin: new URL(service.url).origin,

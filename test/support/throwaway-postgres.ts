@@ -5,6 +5,7 @@ import { connect as connectSocket, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { timedPhase } from './phase-timings.js';
 
 const run = promisify(execFile);
 
@@ -97,7 +98,7 @@ export async function createThrowawayPostgres(): Promise<ThrowawayPostgres> {
   await chmod(dir, 0o777);
   const dataDir = join(dir, 'data');
   const port = await freePort();
-  await asPostgres('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale', 'C']);
+  await timedPhase('postgres cluster', () => asPostgres('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale', 'C']));
   const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
   const pidOf = async () => Number((await readFile(join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
   const signalAll = async (signal: 'STOP' | 'CONT') => {
@@ -111,7 +112,7 @@ export async function createThrowawayPostgres(): Promise<ThrowawayPostgres> {
     port,
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     start: async () => {
-      await asPostgres('pg_ctl', ['start', '-D', dataDir, '-w', '-t', '30', '-l', join(dir, 'server.log'), '-o', settings]);
+      await timedPhase('postgres cluster', () => asPostgres('pg_ctl', ['start', '-D', dataDir, '-w', '-t', '30', '-l', join(dir, 'server.log'), '-o', settings]));
     },
     stop: async () => {
       await asPostgres('pg_ctl', ['stop', '-D', dataDir, '-m', 'fast', '-w', '-t', '30']);

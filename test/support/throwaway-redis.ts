@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { freePort, waitForPort } from './throwaway-postgres.js';
+import { timedPhase } from './phase-timings.js';
 
 const REDIS_SERVER = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) => existsSync(path));
 
@@ -21,7 +22,7 @@ export async function startThrowawayRedis(): Promise<ThrowawayRedis> {
   const port = await freePort();
   const child: ChildProcess = spawn(REDIS_SERVER!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitForPort(port, (attempt) => attempt > 100, () => new Error('redis-server did not start'));
+  await timedPhase('redis server', () => waitForPort(port, (attempt) => attempt > 100, () => new Error('redis-server did not start')));
   return {
     url: `redis://127.0.0.1:${port}`,
     freeze: () => child.kill('SIGSTOP'),

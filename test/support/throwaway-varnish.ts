@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, waitForPort } from './throwaway-postgres.js';
+import { recordPhase } from './phase-timings.js';
 
 const VARNISHD = ['/usr/sbin/varnishd', '/usr/bin/varnishd', '/usr/local/sbin/varnishd'].find((path) => existsSync(path));
 const XKEY = ['/usr/lib/x86_64-linux-gnu/varnish/vmods/libvmod_xkey.so', '/usr/lib/aarch64-linux-gnu/varnish/vmods/libvmod_xkey.so'].find((path) => existsSync(path));
@@ -40,6 +41,7 @@ export async function startThrowawayVarnish(
   backendPorts: number | readonly [number, number],
   options: { port?: number; vcl?: (shipped: string) => string } = {},
 ): Promise<ThrowawayVarnish> {
+  const started = performance.now();
   if (!VARNISHD) throw new Error(`varnishd is required${ci ? ' in CI (CI is set)' : ''}: apt-get install varnish varnish-modules`);
   const dir = mkdtempSync(join(tmpdir(), 'calendar-varnish-'));
   chmodSync(dir, 0o755);
@@ -63,6 +65,7 @@ export async function startThrowawayVarnish(
   child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await waitForPort(port, (attempt) => child.exitCode !== null || attempt > 200, () => new Error(`varnishd did not start: ${errors}`));
+  recordPhase('varnish', performance.now() - started);
   return {
     origin: `http://127.0.0.1:${port}`,
     backendHealth: () => backendHealthOf(workDir),

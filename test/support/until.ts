@@ -1,5 +1,11 @@
+import { timedPhase } from './phase-timings.js';
+
 /** Polls `check` every 50 ms until it gives something (not undefined or false); throws after `ms`. */
-export async function until<T>(ms: number, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
+export function until<T>(ms: number, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
+  return timedPhase('wait', () => poll(ms, check));
+}
+
+async function poll<T>(ms: number, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();
