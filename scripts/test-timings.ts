@@ -24,7 +24,7 @@ interface Run {
   files: FileTiming[];
 }
 
-const PHASES: Phase[] = ['database open', 'template unpack', 'database migrate', 'database emptied', 'calendar import', 'service start', 'child process', 'browser', 'varnish', 'postgres cluster', 'redis server', 'wait'];
+const PHASES: Phase[] = ['database open', 'template unpack', 'database migrate', 'database emptied', 'calendar import', 'service start', 'child process', 'browser', 'varnish', 'postgres cluster', 'redis server', 'wait', 'cpu'];
 
 function option(args: string[], name: string): string | undefined {
   const at = args.indexOf(name);
@@ -80,7 +80,31 @@ function table(current: Run, before?: Run): string {
     `| **all ${current.files.length} files** | ${sum(current.files, count)} | ${before ? `${sum(before.files, count)} | ${seconds(sum(before.files, (t) => t.wallMs))} | ` : ''}${seconds(sum(current.files, (t) => t.wallMs))} | ${seconds(sum(current.files, (t) => t.importMs))} | ${seconds(sum(current.files, (t) => t.hooksMs))} | ${seconds(sum(current.files, (t) => t.testsMs))} | ${totals.join(' | ')} |`,
   );
   lines.push('', `Whole run: ${seconds(current.wallMs)} s wall${before ? ` (before: ${seconds(before.wallMs)} s)` : ''}; per-file times add up over the workers running side by side.`);
+  const running = inFlight(current);
+  if (running) lines.push(`Files running side by side, share of the run's wall time: ${running}.`);
+  const cpuMs = sum(current.files, (timing) => timing.phases.cpu ?? 0);
+  const waitedMs = sum(current.files, (timing) => Math.max(0, timing.wallMs - (timing.phases.cpu ?? timing.wallMs)));
+  if (cpuMs > 0) lines.push(`CPU of the files (workers and the processes they waited for): ${seconds(cpuMs)} s; files waiting (wall less CPU, summed): ${seconds(waitedMs)} s.`);
   return lines.join('\n');
+}
+
+/** How long 0, 1, 2, ... files were running at once (from the reporter's start and end of each file). */
+function inFlight(current: Run): string | undefined {
+  const edges = current.files.flatMap((timing) => (timing.endedMs ? [[timing.startedMs, 1], [timing.endedMs, -1]] : [])).sort((a, b) => a[0]! - b[0]! || b[1]! - a[1]!);
+  if (edges.length === 0) return undefined;
+  const spent = new Map<number, number>();
+  let at = 0;
+  let count = 0;
+  for (const [time, step] of edges) {
+    spent.set(count, (spent.get(count) ?? 0) + (time! - at));
+    at = time!;
+    count += step!;
+  }
+  spent.set(0, (spent.get(0) ?? 0) + Math.max(0, current.wallMs - at));
+  return [...spent.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([files, ms]) => `${files}: ${seconds(ms) || '0.0'} s`)
+    .join(', ');
 }
 
 const args = process.argv.slice(2);

@@ -1,4 +1,5 @@
-import { CALLER_COST_DAYS, type TopCallerRow } from '../db/repositories/caller-costs.js';
+import { CALLER_COST_DAYS } from '../db/caller-cost-retention.js';
+import type { TopCallerRow } from '../db/repositories/caller-costs.js';
 import type { DeprecatedUseReportRow } from '../db/repositories/deprecated-uses.js';
 import type { UsageReportRow } from '../db/repositories/usage-counts.js';
 import { defineCommand } from './command.js';

@@ -61,8 +61,8 @@ describe('calendar export (the CLI as a process)', { timeout: 180_000 }, () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'calendar-export-'));
-    // Migrated already (the run's template): the import is what is tested, not a first start; the
-    // round trip below imports into an empty directory.
+    // Migrated already (the run's template): the import is what is tested, not a first start (the
+    // round trip below imports into another empty one; cli.test.ts imports into an empty folder).
     dataDir = await unpackTemplate(join(dir, 'data'));
     await writeFile(join(dir, 'calendar.json'), JSON.stringify(calendarFile));
     const imported = await calendar(['import', join(dir, 'calendar.json')]);
@@ -92,9 +92,9 @@ describe('calendar export (the CLI as a process)', { timeout: 180_000 }, () => {
     }
   });
 
-  it('round-trips through the CLI: import the file into an empty directory, export the same bytes', async () => {
+  it('round-trips through the CLI: import the file into an empty database, export the same bytes', async () => {
     const file = join(dir, 'export.json');
-    const other = join(dir, 'other-data');
+    const other = await unpackTemplate(join(dir, 'other-data'));
     const imported = await calendar(['import', file], other);
     expect(imported.code, imported.stderr).toBe(0);
     const again = await calendar(['export'], other);

@@ -24,7 +24,9 @@ describe.skipIf(unavailable)('a rolling restart of two nodes behind the shipped 
   let rehearsal: RollingRestart;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    // A schema of its own, never lent again: the nodes cache in Redis under its name (their default
+    // namespace), which a later test on a reused schema must not find.
+    database = await createTestDatabase({ openedNow: true });
     await importCalendar(database, rehearsalCalendar());
     const env: Record<string, string> = {
       DATABASE_URL: databaseUrl!,

@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import pg from 'pg';
 import { logLines, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import { migratedDataDir, type MigratedDataDir } from '../support/migrated-data-dir.js';
 
 /**
  * What an operator reads on stderr: one line at start-up saying what the service chose, one line
@@ -25,18 +26,22 @@ function withPassword(url: string): string {
 
 let service: ServiceProcess;
 let url: string;
+// On the embedded database: a migrated one of the test's own (a first start is serve.test.ts's subject).
+let dataDir: MigratedDataDir | undefined;
 
 beforeAll(async () => {
+  if (!databaseUrl) dataDir = await migratedDataDir();
   service = startServiceProcess({
     DEMO_EVENTS: '5',
     // debug: the health probes' lines are logged at that level.
     LOG_LEVEL: 'debug',
-    ...(databaseUrl ? { DATABASE_URL: withPassword(databaseUrl), DATABASE_SCHEMA: schema } : { CALENDAR_DATA_DIR: 'memory://' }),
+    ...(databaseUrl ? { DATABASE_URL: withPassword(databaseUrl), DATABASE_SCHEMA: schema } : { CALENDAR_DATA_DIR: dataDir!.path }),
   });
   url = await service.listening;
 });
 afterAll(async () => {
   await service?.stop();
+  await dataDir?.remove();
   if (databaseUrl) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
     await pool.query(`drop schema if exists ${schema} cascade`);
@@ -78,7 +83,7 @@ describe(`logging of calendar serve (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`,
           readReplicas: [],
           migrate: 'auto',
         }
-      : { kind: 'pglite', dataDir: 'memory://', schema: 'public', migrate: 'auto' };
+      : { kind: 'pglite', dataDir: dataDir!.path, schema: 'public', migrate: 'auto' };
     expect(started).toEqual({
       level: 30,
       time: expect.any(Number),

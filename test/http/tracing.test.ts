@@ -14,6 +14,8 @@ import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 import { postGraphQL, startTestServer, type TestServer } from '../support/test-server.js';
 import { runCalendar } from '../cli/calendar-process.js';
 import { logLines } from '../support/service-process.js';
+import { migratedDataDir, type MigratedDataDir } from '../support/migrated-data-dir.js';
+import { TEST_NODE_FLAGS } from '../support/node-flags.js';
 
 const calendar = {
   categories: [{ id: 'CONCERT', name_nb: 'Konsert', name_en: 'Concert', slug_nb: 'konsert', slug_en: 'concert' }],
@@ -176,10 +178,13 @@ describe('tracing settings of calendar serve', { timeout: 120_000 }, () => {
   let dir: string;
   let hook: string;
   let collector: Server;
+  // A migrated embedded database of the test's own, served by one process after the other.
+  let dataDir: MigratedDataDir;
   const received: { path: string; contentType: string; body: Buffer }[] = [];
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'calendar-tracing-'));
+    dataDir = await migratedDataDir();
     hook = join(dir, 'watch-opentelemetry.mjs');
     await writeFile(
       hook,
@@ -205,13 +210,14 @@ registerHooks({ resolve(specifier, context, next) {
   afterAll(async () => {
     await new Promise<void>((resolve) => collector.close(() => resolve()));
     await rm(dir, { recursive: true, force: true });
+    await dataDir?.remove();
   });
 
   /** Starts serve with the hook, sends one query, stops it; resolves with its stderr and exit code. */
   async function serveOnce(env: Record<string, string>): Promise<{ stderr: string; code: number | null }> {
     const { DATABASE_URL: _url, REDIS_URL: _redis, DATABASE_SCHEMA: _schema, ...inherited } = process.env;
-    const child = spawn(process.execPath, ['--import', hook, BIN, 'serve'], {
-      env: { ...inherited, PORT: '0', HOST: '127.0.0.1', CALENDAR_DATA_DIR: 'memory://', DEMO_EVENTS: '3', LOG_LEVEL: 'warn', ...env },
+    const child = spawn(process.execPath, [...TEST_NODE_FLAGS, '--import', hook, BIN, 'serve'], {
+      env: { ...inherited, PORT: '0', HOST: '127.0.0.1', CALENDAR_DATA_DIR: dataDir.path, DEMO_EVENTS: '3', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

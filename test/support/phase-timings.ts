@@ -19,7 +19,9 @@ export type Phase =
   | 'varnish'
   | 'postgres cluster'
   | 'redis server'
-  | 'wait';
+  | 'wait'
+  /** CPU of the worker and the processes it waited for (test/support/file-cpu.ts), not a step of the file. */
+  | 'cpu';
 
 const phasesFile = process.env['TEST_PHASES_FILE'];
 

@@ -20,6 +20,9 @@ export interface FileTiming {
   phases: Partial<Record<Phase, number>>;
   /** How many times each phase ran. */
   phaseCounts: Partial<Record<Phase, number>>;
+  /** When the reporter heard the file start and end, ms after the run started: when files ran side by side, and when none ran. */
+  startedMs: number;
+  endedMs: number;
 }
 
 /**
@@ -28,6 +31,12 @@ export interface FileTiming {
  */
 export default class TimingReporter implements Reporter {
   private readonly files: FileTiming[] = [];
+  private readonly runStarted = performance.now();
+  private readonly started = new Map<string, number>();
+
+  onTestModuleQueued(module: TestModule): void {
+    this.started.set(module.moduleId, performance.now() - this.runStarted);
+  }
 
   onTestModuleEnd(module: TestModule): void {
     const diagnostic = module.diagnostic();
@@ -50,6 +59,8 @@ export default class TimingReporter implements Reporter {
       hooksMs: Math.round(Math.max(0, diagnostic.duration - testsMs)),
       phases: {},
       phaseCounts: {},
+      startedMs: Math.round(this.started.get(module.moduleId) ?? 0),
+      endedMs: Math.round(performance.now() - this.runStarted),
     });
   }
 

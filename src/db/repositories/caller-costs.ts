@@ -28,9 +28,6 @@ export interface TopCallerRow {
 
 const ROWS_PER_STATEMENT = 1000;
 
-/** Days of caller costs kept: they hold client addresses, personal data kept no longer than operators need. */
-export const CALLER_COST_DAYS = 30;
-
 /** Adds costs to the stored ones (an upsert that sums), in a few statements. */
 export async function addCallerCosts(db: Kysely<Database>, costs: readonly CallerCost[]): Promise<void> {
   for (let start = 0; start < costs.length; start += ROWS_PER_STATEMENT) {
