@@ -37,6 +37,7 @@ const UNIT_TESTS = [
   'test/request-target.test.ts',
   'test/route-table.test.ts',
   'test/schema/deprecated-uses.test.ts',
+  'test/schema/field-coverage.test.ts',
 ];
 
 /**

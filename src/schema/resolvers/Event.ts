@@ -2,16 +2,6 @@ import type { EventResolvers } from '../../../generated/resolvers-types.js';
 import { resolveDemoPictureUrl } from '../../demo/demo-picture-path.js';
 import { eventJsonLd, jsonLdText } from '../../domain/event-json-ld.js';
 import { invalidArguments } from '../../api-error.js';
-import type { EventNode } from '../event-node.js';
-import type { DefaultResolvedFields, Satisfies } from '../resolver-result.js';
-
-/** The Event fields that keep a resolver: they need the request, or take arguments. */
-type ResolvedEventField = 'eventLink' | 'repetitions' | 'jsonLd';
-
-type EventFieldName = Exclude<keyof EventResolvers, '__isTypeOf'>;
-// Every other Event field is a getter of EventNode, typed as the schema says: the getters must match.
-type _EventGetters = Satisfies<EventNode, DefaultResolvedFields<EventResolvers, Exclude<EventFieldName, ResolvedEventField>>>;
-
 /** `YYYY-MM-DD` as days since 1970-01-01, as the read model numbers Oslo days. */
 const osloDayNumber = (day: string): number => Math.round(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
 
@@ -19,9 +9,10 @@ const eventLink = (slug: string, base: string): string => `${base}/${encodeURICo
 
 /**
  * The Event fields that need the request or take arguments; every other field is a getter of the
- * node itself (schema/event-node.ts), read without a resolver.
+ * node itself (schema/event-node.ts), read without a resolver (field-coverage.ts checks that each is
+ * there, of the type the schema gives).
  */
-export const Event: Pick<EventResolvers, ResolvedEventField> = {
+export const Event = {
   eventLink: ({ node }, _a, ctx) => eventLink(node.event.slug, ctx.eventLinkBase),
   repetitions: async ({ node: n }, _a, ctx) => {
     // Read with the page (same data version); loaded here only for a selection the resolver missed.
@@ -68,4 +59,4 @@ export const Event: Pick<EventResolvers, ResolvedEventField> = {
     );
     return value === null ? null : jsonLdText(value);
   },
-};
+} satisfies EventResolvers;

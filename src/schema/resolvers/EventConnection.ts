@@ -19,7 +19,7 @@ async function withRecords<T>(counts: FacetCount[] | undefined, records: () => P
   return joined;
 }
 
-export const EventConnection: EventConnectionResolvers = {
+export const EventConnection = {
   data: (c) => c.nodes,
   // Computed whenever selected (events resolver); 0 only guards a selection it could not see.
   totalCount: (c) => c.totalCount ?? 0,
@@ -29,4 +29,4 @@ export const EventConnection: EventConnectionResolvers = {
   venues: (c, _a, ctx) => withRecords<VenueRow>(c.facets.venues, () => ctx.calendar.catalogue().then((catalogue) => catalogue.venues)),
   organizers: (c, _a, ctx) => withRecords<OrganizerRow>(c.facets.organizers, () => ctx.calendar.catalogue().then((catalogue) => catalogue.organizers)),
   categories: (c, _a, ctx) => withRecords<CategoryRow>(c.facets.categories, () => ctx.calendar.catalogue().then((catalogue) => catalogue.categoriesById)),
-};
+} satisfies EventConnectionResolvers;

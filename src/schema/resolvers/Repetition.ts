@@ -1,7 +1,7 @@
 import type { RepetitionResolvers } from '../../../generated/resolvers-types.js';
 import { formatOsloTimestamp } from '../../domain/oslo-time.js';
 
-export const Repetition: RepetitionResolvers = {
+export const Repetition = {
   startDate: (o) => formatOsloTimestamp(new Date(o.start_at)),
   endDate: (o) => formatOsloTimestamp(new Date(o.end_at ?? o.start_at)),
   startTime: (o) => o.start_time,
@@ -12,4 +12,4 @@ export const Repetition: RepetitionResolvers = {
   eventSoldOut: (o) => o.sold_out,
   // Null: "the event's prices apply".
   prices: (o) => o.prices,
-};
+} satisfies RepetitionResolvers;

@@ -1,20 +1,23 @@
 import type { VenueFacetResolvers, VenueResolvers } from '../../../generated/resolvers-types.js';
 import type { VenueModel } from '../models.js';
-import type { DefaultResolvedFields, Satisfies } from '../resolver-result.js';
+import type { SharedResolvers } from '../field-coverage.js';
 
 const location = (v: VenueModel) =>
   v.latitude != null && v.longitude != null ? { latitude: v.latitude, longitude: v.longitude } : null;
 
-// A venue's own properties of the same names, read without a resolver (schema/event-node.ts says why:
-// a page of events shows a venue per node).
-type _StoredVenueFields = Satisfies<VenueModel, DefaultResolvedFields<VenueResolvers, 'id' | 'slug' | 'name' | 'address' | 'municipality'>>;
+// Every other field is the venue's own property of the same name, read without a resolver
+// (schema/event-node.ts says why: a page of events shows a venue per node); field-coverage.ts checks
+// their types against the schema.
 
-export const Venue: VenueResolvers = {
+/** The fields a venue and a venue facet both have that need a resolver. */
+const venueFields = {
   postalCode: (v) => v.postal_code,
   location: (v) => location(v),
-};
+} satisfies SharedResolvers<VenueResolvers, VenueFacetResolvers>;
 
-export const VenueFacet: VenueFacetResolvers = {
-  ...(Venue as Omit<VenueFacetResolvers, 'hits'>),
+export const Venue = { ...venueFields } satisfies VenueResolvers;
+
+export const VenueFacet = {
+  ...venueFields,
   hits: (v) => v.hits,
-};
+} satisfies VenueFacetResolvers;

@@ -1,4 +1,5 @@
 import type { Resolvers } from '../../../generated/resolvers-types.js';
+import type { FieldProblems, NoFieldProblems } from '../field-coverage.js';
 import { events } from './Query/events.js';
 import { changes } from './Query/changes.js';
 import {
@@ -19,7 +20,7 @@ import { Image } from './Image.js';
 import { Venue, VenueFacet } from './Venue.js';
 import { Category, CategoryFacet } from './Category.js';
 
-export const resolvers: Resolvers = {
+export const resolvers = {
   Query: { events, eventByID, eventBySlug, eventsBySlugs, eventByTitle, allUpcomingSuperEvents, allUpcomingEventsInArea, categories, venues, organizers, changes, suggest },
   Event,
   EventConnection,
@@ -30,4 +31,8 @@ export const resolvers: Resolvers = {
   VenueFacet,
   Category,
   CategoryFacet,
-};
+} satisfies Resolvers;
+
+// Every field of every object type is answered: by a resolver above, or by its model's property of the
+// same name and of the schema's type. A field nothing answers fails typecheck here, named `Type.field`.
+type _EveryFieldAnswered = NoFieldProblems<FieldProblems<typeof resolvers>>;
