@@ -29,6 +29,21 @@ describe(`read model (${databaseLabel}): layered versions`, () => {
     await database?.close();
   });
 
+  it('builds once for the requests that come before the first snapshot (layered or not), all answered from it', async () => {
+    for (const layered of [false, true]) {
+      const lines: Record<string, unknown>[] = [];
+      const logger = pino({ level: 'info', base: undefined }, new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) }));
+      const model = new ReadModel({ db: database.db, clock: () => NOW, logger, pollIntervalMs: 60_000, layered });
+      try {
+        const [first, ...others] = await Promise.all([model.snapshot(), model.snapshot(), model.snapshot()]);
+        for (const other of others) expect(other).toBe(first);
+        expect(lines.filter((l) => l['msg'] === 'read model built')).toHaveLength(1);
+      } finally {
+        await model.close();
+      }
+    }
+  });
+
   it('builds deltas, and full builds when the catalogue changes, or the delta grows past its bound, and none for typeahead', async () => {
     const lines: Record<string, unknown>[] = [];
     const logger = pino({ level: 'info', base: undefined }, new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) }));
