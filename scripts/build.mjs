@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, globSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isServerSource, serverBuildOptions } from './server-build-options.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -18,8 +19,6 @@ const dist = join(root, 'dist');
 const COPIED = ['db/pglite-worker.js'];
 /** The widget's entry: browser code, bundled on its own, never run by Node. */
 const WIDGET_ENTRY = join(root, 'src/client/widget/main.ts');
-/** Node 22 is the oldest line we support (package.json's engines). */
-const NODE_TARGET = 'node22';
 
 let esbuild;
 try {
@@ -37,21 +36,10 @@ const started = performance.now();
 rmSync(dist, { recursive: true, force: true });
 
 const serverEntries = globSync('src/**/*.ts', { cwd: root })
-  .filter((path) => !path.startsWith('src/client/') && !path.endsWith('.d.ts'))
+  .filter(isServerSource)
   .map((path) => join(root, path));
 
-await esbuild.build({
-  entryPoints: serverEntries,
-  outdir: dist,
-  outbase: join(root, 'src'),
-  platform: 'node',
-  format: 'esm',
-  target: NODE_TARGET,
-  sourcemap: 'linked',
-  // Stack traces name the original files: the maps point at src/, shipped beside dist/.
-  sourcesContent: false,
-  logLevel: 'warning',
-});
+await esbuild.build(serverBuildOptions(root, serverEntries));
 
 for (const file of COPIED) {
   const target = join(dist, file);

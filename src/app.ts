@@ -8,8 +8,10 @@ import { LATEST_MIGRATION } from './db/migrations/index.js';
 import type { Readiness } from './http/health.js';
 import { StartupError } from './startup-error.js';
 import { createLogger, type Logger } from './logger.js';
-import { buildExecutableSchema, loadSchemaSource } from './schema/executable-schema.js';
+import { buildServedSchema, type ServedSchema } from './schema/executable-schema.js';
 import { createEnveloped } from './plugins/index.js';
+import type { GetEnveloped } from './plugins/get-enveloped.js';
+import { NO_RESPONSE_CACHE, type ResponseCache } from './http/answer-cache/response-cache.js';
 import { ReadModel } from './read-model/read-model.js';
 import { UsageRecorder } from './identity/usage-recorder.js';
 import { createHttpServer } from './http/server.js';
@@ -44,6 +46,11 @@ export interface RunningService {
   logger: Logger;
   /** Writes the usage counts gathered so far (they are also written every few seconds and on close). */
   flushUsage(): Promise<void>;
+  /**
+   * Serves `served` from the next request on (requests in flight finish on the schema they started with),
+   * with a response cache of its own; present only with StartOptions.replaceableSchema (`npm run dev`).
+   */
+  replaceSchema?: (served: ServedSchema) => void;
   close(): Promise<void>;
 }
 
@@ -70,6 +77,15 @@ export interface StartOptions {
   cdnPurgeRetry?: { windowMs: number; firstDelayMs: number };
   /** Execute with graphql-jit (see docs/transport.md for the measurement). @default true */
   jit?: boolean;
+  /** The schema to serve. @default schema.graphql with the resolvers of src/schema */
+  schema?: ServedSchema;
+  /** The schema can be replaced while the service runs (RunningService.replaceSchema): `npm run dev`. @default false */
+  replaceableSchema?: boolean;
+  /**
+   * The trusted documents (`sha256` hex → text), read on every lookup: `npm run dev` refills this map when
+   * a document of queries/ is saved. @default generated/persisted-documents.json, read at start
+   */
+  trustedDocuments?: Map<string, string>;
   /**
    * This process is a worker of `calendar serve`'s cluster (WORKERS > 1): /metrics is the whole
    * node's, added up by the primary, which also holds METRICS_PORT's listener. @default false
@@ -101,12 +117,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
   await prepareSchema(database, { migrate: config.MIGRATE, servingRole: config.DATABASE_SERVING_ROLE }, logger);
   await seedOrSayEmpty(config, database, logger, clock, options.seedWhenEmpty ?? true);
 
-  const schemaSource = loadSchemaSource();
-  const schema = buildExecutableSchema(schemaSource);
+  let served = options.schema ?? buildServedSchema();
   // calendar_deprecated_uses_total shows each deprecated coordinate from the start, at 0 until used.
-  declareDeprecatedCoordinates(deprecatedCoordinates(schema));
+  declareDeprecatedCoordinates(deprecatedCoordinates(served.schema));
   // A new schema gets new cache keys: answers cached under an older shape are never served.
-  const schemaHash = createHash('sha256').update(schemaSource).digest('hex').slice(0, 12);
+  const schemaHash = createHash('sha256').update(served.source).digest('hex').slice(0, 12);
   const namespace = options.cacheNamespace ?? `calendar:${database.schema}:${schemaHash}`;
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, logger) : undefined;
   const usage = new UsageRecorder({
@@ -153,21 +168,30 @@ export async function startService(config: Config, options: StartOptions = {}): 
     logger,
   });
   // The response cache: keyed by the read model's data version, so an import is seen at once.
-  const responseCache =
+  const newResponseCache = () =>
     config.RESPONSE_CACHE === 'on' ? new TwoTierResponseCache({ dataVersion: () => readModel.requestVersion(), shared: redis, namespace, logger }) : undefined;
+  let responseCache = newResponseCache();
   // Demo picture URLs are absolute under this (docs/using-the-api.md#the-demo-calendars-pictures); the port is known once listening.
   let publicBaseUrl = config.PUBLIC_BASE_URL;
-  const getEnveloped = createEnveloped({
-    schema,
-    db: database.readDb,
-    readModel,
-    databaseHealth: database.health,
-    logger,
-    clock,
-    eventLinkBase: config.PUBLIC_SITE_URL,
-    publicBaseUrl: () => publicBaseUrl,
-    jit: options.jit,
-  });
+  const pipelineOf = (schema: ServedSchema['schema']) =>
+    createEnveloped({
+      schema,
+      db: database.readDb,
+      readModel,
+      databaseHealth: database.health,
+      logger,
+      clock,
+      eventLinkBase: config.PUBLIC_SITE_URL,
+      publicBaseUrl: () => publicBaseUrl,
+      jit: options.jit,
+    });
+  let getEnveloped = pipelineOf(served.schema);
+  // `npm run dev` replaces the schema: the server then asks for the pipeline, the SDL and the response cache
+  // of now on each request (one call more); a served process binds them once.
+  const replaceable = options.replaceableSchema === true;
+  const currentPipeline: GetEnveloped = replaceable ? (initialContext) => getEnveloped(initialContext) : getEnveloped;
+  const currentResponseCache: ResponseCache | undefined =
+    replaceable && responseCache ? { lookupOrExecute: (request) => (responseCache ?? NO_RESPONSE_CACHE).lookupOrExecute(request) } : responseCache;
   // GET /metrics: this process's registry; in a cluster worker the node's, which it asks the primary for (src/cluster/worker-metrics.ts).
   const metricsText = options.clusterWorker ? clusterMetricsText : localMetricsText;
   // METRICS_PORT: /metrics on a listener of its own and no longer on the API's port; in a cluster the
@@ -176,18 +200,18 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const metricsServer = metricsAddress && !options.clusterWorker ? createMetricsServer({ metrics: metricsText, logger }) : undefined;
   // Set by close(): /ready answers 503 from then on, while requests are still answered (SHUTDOWN_DELAY_MS).
   let shuttingDown = false;
-  const persistedQueries = new PersistedQueryStore({ trusted: loadPersistedDocuments(), redis, namespace });
+  const persistedQueries = new PersistedQueryStore({ trusted: options.trustedDocuments ?? loadPersistedDocuments(), redis, namespace });
   const server = createHttpServer({
-    getEnveloped,
+    getEnveloped: currentPipeline,
     policies: new ResponsePolicies({ ttlPerRootField: options.responseTtlMs ? { ...RESPONSE_TTL_MS, ...options.responseTtlMs } : undefined }),
     persistedQueries,
     sharedCaches: {
       tagHeader: config.CDN_TAG_HEADER === 'none' ? undefined : config.CDN_TAG_HEADER,
       outdated: (version) => (version === undefined ? readModel.answersOutdated : readModel.knowsNewerThan(version)),
     },
-    schemaSource,
+    schemaSource: replaceable ? () => served.source : served.source,
     logger,
-    responseCache,
+    responseCache: currentResponseCache,
     // GET /events.ics reads the same read model and records as the API (docs/feeds.md).
     icsFeed: { readModel, db: database.readDb, clock, eventLinkBase: config.PUBLIC_SITE_URL, databaseHealth: database.health },
     identity: callerIdentity,
@@ -250,6 +274,15 @@ export async function startService(config: Config, options: StartOptions = {}): 
     database,
     logger,
     flushUsage: () => usage.flush(),
+    replaceSchema: replaceable
+      ? (next) => {
+          getEnveloped = pipelineOf(next.schema);
+          // Answers of the replaced schema (its fields, its resolvers' code) are never served again.
+          responseCache = newResponseCache();
+          served = next;
+          declareDeprecatedCoordinates(deprecatedCoordinates(next.schema));
+        }
+      : undefined,
     close: async () => {
       shuttingDown = true;
       await shutdown(5000, 1000, config.SHUTDOWN_DELAY_MS);

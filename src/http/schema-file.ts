@@ -21,3 +21,17 @@ export function createSchemaFileHandler(sdl: string): (req: IncomingMessage, res
     res.end(sdl);
   };
 }
+
+/** The handler of the SDL `current()` gives now, made again when that changes (`npm run dev` replaces the schema). */
+export function createLatestSchemaFileHandler(current: () => string): (req: IncomingMessage, res: ServerResponse) => void {
+  let source: string | undefined;
+  let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  return (req, res) => {
+    const now = current();
+    if (handler === undefined || now !== source) {
+      source = now;
+      handler = createSchemaFileHandler(now);
+    }
+    handler(req, res);
+  };
+}

@@ -23,7 +23,7 @@ import { sendSandboxAsset, sendSandboxPage } from './sandbox.js';
 import { handleWidget } from './widget-route.js';
 import { handleIcsFeed, type IcsFeedOptions } from './ics-feed-route.js';
 import { sendDemoPicture } from './demo-pictures.js';
-import { createSchemaFileHandler } from './schema-file.js';
+import { createLatestSchemaFileHandler, createSchemaFileHandler } from './schema-file.js';
 import { SCHEMA_FILE_PATH } from '../route-table.js';
 import { observeRequests } from '../telemetry/observe-requests.js';
 import type { RequestRecord } from '../telemetry/request-log.js';
@@ -31,8 +31,8 @@ import type { RequestRecord } from '../telemetry/request-log.js';
 export interface HttpServerOptions {
   getEnveloped: GetEnveloped;
   persistedQueries: PersistedQueryStore;
-  /** The SDL the executable schema was built from, published at /schema.graphql. */
-  schemaSource: string;
+  /** The SDL the executable schema was built from, published at /schema.graphql (a function: the SDL of now, when the schema can be replaced). */
+  schemaSource: string | (() => string);
   logger: Logger;
   /** Whether the service can answer now (for /ready); must itself answer within about a second. */
   checkReady: () => Promise<Readiness>;
@@ -80,7 +80,8 @@ const isGetOrHead = (req: IncomingMessage) => req.method === 'GET' || req.method
 
 /** Routes requests; each concern lives in its own module. */
 export function createHttpServer(options: HttpServerOptions): Server {
-  const sendSchemaFile = createSchemaFileHandler(options.schemaSource);
+  const sendSchemaFile =
+    typeof options.schemaSource === 'string' ? createSchemaFileHandler(options.schemaSource) : createLatestSchemaFileHandler(options.schemaSource);
   const executionTimeoutMs = options.executionTimeoutMs ?? 6000;
   const executions = new FairExecutions({
     slots: options.executionSlots ?? DEFAULT_EXECUTION_SLOTS,

@@ -14,3 +14,14 @@ export function loadSchemaSource(): string {
 export function buildExecutableSchema(source: string = loadSchemaSource()): GraphQLSchema {
   return makeExecutableSchema({ typeDefs: source, resolvers, resolverValidationOptions: { requireResolversToMatchSchema: 'error' } });
 }
+
+/** A schema as the service serves it: the SDL (published at /schema.graphql) and the executable schema built from it. */
+export interface ServedSchema {
+  readonly source: string;
+  readonly schema: GraphQLSchema;
+}
+
+/** The SDL with the resolvers of this module's generation (`npm run dev` builds one per reload). */
+export function buildServedSchema(source: string = loadSchemaSource()): ServedSchema {
+  return { source, schema: buildExecutableSchema(source) };
+}
