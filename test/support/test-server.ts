@@ -22,7 +22,8 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export interface TestServerOptions extends Pick<StartOptions, 'apiKeyCacheTtlMs' | 'usageFlushIntervalMs' | 'jit' | 'dataVersionPollMs' | 'responseTtlMs' | 'readModelRereadMs' | 'cdnPurgeRetry'> {
+export interface TestServerOptions
+  extends Pick<StartOptions, 'apiKeyCacheTtlMs' | 'usageFlushIntervalMs' | 'jit' | 'dataVersionPollMs' | 'responseTtlMs' | 'readModelRereadMs' | 'cdnPurgeRetry' | 'replaceableSchema' | 'trustedDocuments'> {
   /** Import file loaded before the server starts. */
   calendar?: unknown;
   /** "Now" of the service. @default the wall clock */
@@ -106,6 +107,8 @@ async function startOn(database: DatabaseHandle, ownDatabase: boolean, options: 
     responseTtlMs: options.responseTtlMs,
     readModelRereadMs: options.readModelRereadMs,
     cdnPurgeRetry: options.cdnPurgeRetry,
+    replaceableSchema: options.replaceableSchema,
+    trustedDocuments: options.trustedDocuments,
     logger: options.logger,
   }));
   return {
