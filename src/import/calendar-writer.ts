@@ -1,12 +1,13 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
 import {
-  eventContentHash,
   purgeOldTombstones,
   recordCatalogueChanges,
   recordCategoryRetirement,
+  olderDigests,
   recordWrittenEvents,
   removeEventsNotListed,
+  rewriteDigests,
 } from '../db/repositories/event-changes.js';
 import { recordDataVersion, type CatalogueChanges } from '../db/repositories/data-version-purges.js';
 import { BULK_LOAD_EVENTS, BULK_TABLES, deferConstraintsAndIndexes } from './defer-constraints-and-indexes.js';
@@ -18,6 +19,7 @@ import type {
   CalendarRetiredCategory,
   CalendarVenue,
 } from './import-format.js';
+import { CURRENT_DIGEST_PREFIX, eventDigest, legacyEventDigest } from './event-digest.js';
 import { parkTakenSlugs } from './park-taken-slugs.js';
 import { prepareEventBatch, type PreparedBatch } from './prepare-event-batch.js';
 import { retireCategory } from './retire-category.js';
@@ -167,7 +169,12 @@ export class CalendarWriter {
   private async runEventBatch(batch: readonly WaitingEvent[], prepared: PreparedBatch): Promise<void> {
     if (this.options.heldRows.events) await parkTakenSlugs(this.trx, 'events', batch.map((e) => e.event));
     for (const statement of prepared.statements) await statement.execute(this.trx);
-    await recordWrittenEvents(this.trx, this.options.changeVersion, batch.map((e) => ({ id: e.event.id, hash: eventContentHash(e.event) })));
+    const written = batch.map((e) => ({ id: e.event.id, hash: eventDigest(e.event) }));
+    // Digests an earlier release stored: the same record's are rewritten in the current form first, so that
+    // the event is not marked changed (none left once each event was imported again: one indexed lookup).
+    const older = await olderDigests(this.trx, written.map((e) => e.id), CURRENT_DIGEST_PREFIX);
+    if (older.size > 0) await rewriteDigests(this.trx, batch.flatMap((e, i) => (older.get(e.event.id) === legacyEventDigest(e.event) ? [written[i]!] : [])));
+    await recordWrittenEvents(this.trx, this.options.changeVersion, written);
     this.summary.events += prepared.events;
     this.summary.occurrences += prepared.occurrences;
     this.options.onEventsWritten?.(this.summary.events);

@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
+import { z } from 'zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { importCalendar, ImportValidationError } from '../../src/import/import-calendar.js';
+import { eventDigest, legacyEventDigest } from '../../src/import/event-digest.js';
+import { EventSchema } from '../../src/import/import-format.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 import { at, baseEvents, calendarWith, event, venue } from '../api/fixtures/sync-calendar.js';
 
@@ -62,5 +65,35 @@ describe(`import: the change log of change sync (${databaseLabel})`, () => {
     const log = await changeLog();
     expect(log.find((r) => r.event_id === 'E-02')).toBeUndefined();
     expect(log.find((r) => r.event_id === 'E-03')).toMatchObject({ removed: true });
+  });
+
+  it('marks no event changed when the import format gains an optional field: the digest leaves defaults out', async () => {
+    await importCalendar(database, calendarWith(baseEvents()));
+    const stored = new Map((await changeLog()).map((r) => [r.event_id, r.content_hash]));
+    // The next release's format, with a field none of these events sets (filled in with its default on parsing).
+    const grown = EventSchema.extend({ organizerNote: z.string().nullable().default(null) });
+    for (const raw of baseEvents()) {
+      const parsed = grown.parse(raw);
+      expect(parsed.organizerNote).toBeNull();
+      expect(eventDigest(parsed, grown)).toBe(stored.get(raw.id));
+      // What the digest was before the canonical form: it moved with every new field.
+      expect(legacyEventDigest(parsed)).not.toBe(legacyEventDigest(EventSchema.parse(raw)));
+    }
+    // And a value other than the default is a change.
+    const noted = grown.parse({ ...baseEvents()[0], organizerNote: 'Dørene åpner 19:00' });
+    expect(eventDigest(noted, grown)).not.toBe(stored.get(noted.id));
+  });
+
+  it('keeps the version of events whose digest an earlier release stored, and rewrites it canonically', async () => {
+    await importCalendar(database, calendarWith(baseEvents()));
+    // As a release before the canonical digest left the change log.
+    for (const raw of baseEvents()) {
+      await sql`update event_changes set content_hash = ${legacyEventDigest(EventSchema.parse(raw))} where event_id = ${raw.id}`.execute(database.db);
+    }
+    const events = baseEvents().map((e) => (e.id === 'E-01' ? { ...e, title_nb: 'Endret tittel' } : e));
+    await importCalendar(database, calendarWith(events));
+    const log = await changeLog();
+    expect(log.filter((r) => r.version === 2).map((r) => r.event_id)).toEqual(['E-01']);
+    expect(log.every((r) => r.content_hash?.startsWith('c1.'))).toBe(true);
   });
 });

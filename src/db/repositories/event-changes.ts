@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../database.js';
 import { readDataVersion } from './calendar-state.js';
@@ -22,11 +21,26 @@ export async function nextDataVersion(trx: Transaction<Database>): Promise<strin
 }
 
 /**
- * A digest of an event as the file gives it (its dates, links and prices included): the same
- * record imported again gives the same digest, and is not reported as changed.
+ * Digests of `ids` stored in a form other than the current one (not starting with `currentPrefix`): those an
+ * earlier release wrote. None once every listed event was imported again.
  */
-export function eventContentHash(event: unknown): string {
-  return createHash('sha1').update(JSON.stringify(event)).digest('base64url');
+export async function olderDigests(trx: Transaction<Database>, ids: readonly string[], currentPrefix: string): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await sql<{ event_id: string; content_hash: string }>`
+    select event_id, content_hash from event_changes
+    where event_id = any(${ids}::text[]) and not removed and content_hash is not null and not starts_with(content_hash, ${currentPrefix})
+  `.execute(trx);
+  return new Map(rows.map((r) => [r.event_id, r.content_hash]));
+}
+
+/** Rewrites stored digests in place (the same records, in the current form): versions untouched. */
+export async function rewriteDigests(trx: Transaction<Database>, events: readonly { id: string; hash: string }[]): Promise<void> {
+  if (events.length === 0) return;
+  await sql`
+    update event_changes set content_hash = w.hash
+    from unnest(${events.map((e) => e.id)}::text[], ${events.map((e) => e.hash)}::text[]) as w(id, hash)
+    where event_changes.event_id = w.id
+  `.execute(trx);
 }
 
 /**
