@@ -168,9 +168,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
     logger,
   });
   // The response cache: keyed by the read model's data version, so an import is seen at once.
-  const newResponseCache = () =>
-    config.RESPONSE_CACHE === 'on' ? new TwoTierResponseCache({ dataVersion: () => readModel.requestVersion(), shared: redis, namespace, logger }) : undefined;
+  // `keys`: the Redis namespace of its answers (a replaced schema's are kept apart from the ones before it).
+  const newResponseCache = (keys = namespace) =>
+    config.RESPONSE_CACHE === 'on' ? new TwoTierResponseCache({ dataVersion: () => readModel.requestVersion(), shared: redis, namespace: keys, logger }) : undefined;
   let responseCache = newResponseCache();
+  let replacements = 0;
   // Demo picture URLs are absolute under this (docs/using-the-api.md#the-demo-calendars-pictures); the port is known once listening.
   let publicBaseUrl = config.PUBLIC_BASE_URL;
   const pipelineOf = (schema: ServedSchema['schema']) =>
@@ -277,8 +279,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
     replaceSchema: replaceable
       ? (next) => {
           getEnveloped = pipelineOf(next.schema);
-          // Answers of the replaced schema (its fields, its resolvers' code) are never served again.
-          responseCache = newResponseCache();
+          // Answers of the replaced schema (its fields, its resolvers' code) are never served again, from this
+          // process or from Redis (keys of their own: the SDL may be the same, the code not).
+          replacements += 1;
+          responseCache = newResponseCache(`${namespace}:replaced-${replacements}`);
           served = next;
           declareDeprecatedCoordinates(deprecatedCoordinates(next.schema));
         }
