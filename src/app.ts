@@ -77,8 +77,6 @@ export interface StartOptions {
   cdnPurgeRetry?: { windowMs: number; firstDelayMs: number };
   /** Execute with graphql-jit (see docs/transport.md for the measurement). @default true */
   jit?: boolean;
-  /** The schema to serve. @default schema.graphql with the resolvers of src/schema */
-  schema?: ServedSchema;
   /** The schema can be replaced while the service runs (RunningService.replaceSchema): `npm run dev`. @default false */
   replaceableSchema?: boolean;
   /**
@@ -117,7 +115,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   await prepareSchema(database, { migrate: config.MIGRATE, servingRole: config.DATABASE_SERVING_ROLE }, logger);
   await seedOrSayEmpty(config, database, logger, clock, options.seedWhenEmpty ?? true);
 
-  let served = options.schema ?? buildServedSchema();
+  let served = buildServedSchema();
   // calendar_deprecated_uses_total shows each deprecated coordinate from the start, at 0 until used.
   declareDeprecatedCoordinates(deprecatedCoordinates(served.schema));
   // A new schema gets new cache keys: answers cached under an older shape are never served.
