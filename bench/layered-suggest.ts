@@ -22,7 +22,7 @@ import type { CalendarSnapshot } from '../src/read-model/calendar-snapshot.js';
 import { eventRecordsAt } from '../src/read-model/event-records.js';
 import { fullLayers, type LayeredSnapshot } from '../src/read-model/layered-snapshot.js';
 import { loadLayeredSnapshot, loadSnapshot } from '../src/read-model/load-snapshot.js';
-import { findLayeredSuggestions } from '../src/read-model/suggestions.js';
+import { findLayeredSuggestions } from '../src/read-model/layered-suggestions.js';
 
 const events = Number(process.env['BENCH_EVENTS'] ?? 5000);
 const changed = Number(process.env['BENCH_CHANGED'] ?? 200);

@@ -14,7 +14,7 @@ import { layeredEventOf, type LayeredSnapshot } from './layered-snapshot.js';
 import { listInTurns } from './list-in-turns.js';
 import type { ReadModel } from './read-model.js';
 import { layeredWordMatch, type SearchMode, type WordMatch } from './search-matches.js';
-import { findLayeredSuggestions } from './suggestions.js';
+import { findLayeredSuggestions } from './layered-suggestions.js';
 import type { FacetCount, FacetKind } from './walk/result-page.js';
 
 /**

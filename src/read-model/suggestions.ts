@@ -1,11 +1,13 @@
 import type { SuggestionKind } from '../../generated/schema-types.js';
 import { onlyConditions, type EventQuery } from '../domain/event-query.js';
 import type { SuggestQueries } from '../domain/suggest-input.js';
-import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_TAG, SUGGEST_VENUE, type CalendarSnapshot } from './calendar-snapshot.js';
+import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_VENUE, type CalendarSnapshot } from './calendar-snapshot.js';
 import { firstWhere } from './first-where.js';
+import { Best, before, KIND_NAMES, type Ranked } from './suggestion-ranking.js';
+import { scratchFor, stamps, type Scratch } from './suggestion-scratch.js';
 import type { WordMatch } from './search-matches.js';
 import type { LayeredSnapshot } from './layered-snapshot.js';
-import { entityRankKey, eventRankKey, firstStartAt, lastEndAt } from './suggestion-index.js';
+import { firstStartAt, lastEndAt } from './suggestion-index.js';
 import { allowedVenues } from './walk/allowed-venues.js';
 import { eventNodes, type EventNodes } from './walk/event-nodes.js';
 import { findResultPage } from './walk/find-result-page.js';
@@ -30,97 +32,7 @@ export interface FoundSuggestion {
   hits: number;
 }
 
-const KIND_NAMES: readonly SuggestionKind[] = ['VENUE', 'ORGANIZER', 'CATEGORY', 'TAG'];
-
-/** Quality 0: a word of the prefix starts the first word of a label; 1: only inner words. */
-interface Ranked<Label extends number | string = number> {
-  quality: number;
-  hits: number;
-  /**
-   * Label rank (SuggestionIndex): unique over every entity, so the order is total; across layers
-   * (KeyRanked), the key that rank orders by.
-   */
-  label: Label;
-  kind: SuggestionKind;
-  entity: number;
-}
-
-/** "Ranked by match quality, then hits, then label." */
-function before<Label extends number | string>(a: Ranked<Label>, b: Ranked<Label>): boolean {
-  if (a.quality !== b.quality) return a.quality < b.quality;
-  if (a.hits !== b.hits) return a.hits > b.hits;
-  return a.label < b.label;
-}
-
-/** The best `limit` suggestions so far, in order. */
-class Best<T> {
-  readonly list: T[] = [];
-  constructor(
-    private readonly limit: number,
-    private readonly before: (a: T, b: T) => boolean,
-  ) {}
-  get full(): boolean {
-    return this.list.length >= this.limit;
-  }
-  get worst(): T | undefined {
-    return this.list[this.list.length - 1];
-  }
-  offer(item: T): void {
-    const { list, before } = this;
-    if (this.full && !before(item, list[list.length - 1]!)) return;
-    let at = list.length;
-    while (at > 0 && before(item, list[at - 1]!)) at--;
-    list.splice(at, 0, item);
-    if (list.length > this.limit) list.pop();
-  }
-}
-
-/**
- * Per snapshot (keyed by it, gone with it), marks over its label ranks for the matching of several
- * words, and over its events for remembering an event's nodes within one request. Stamped, never
- * cleared between requests: a request uses them without yielding (suggest is synchronous once its
- * search words are read).
- */
-interface Scratch {
-  stamp: number;
-  mark: Uint32Array;
-  inner: Uint8Array;
-  countedAt: Uint32Array;
-  counted: Uint32Array;
-}
-
-const scratches = new WeakMap<CalendarSnapshot, Scratch>();
-
-function scratchFor(snapshot: CalendarSnapshot): Scratch {
-  let scratch = scratches.get(snapshot);
-  if (!scratch) {
-    const events = snapshot.eventIds.length;
-    const ranks = snapshot.suggestions.eventOfRank.length;
-    scratch = {
-      stamp: 0,
-      mark: new Uint32Array(ranks),
-      inner: new Uint8Array(ranks),
-      countedAt: new Uint32Array(events),
-      counted: new Uint32Array(events),
-    };
-    scratches.set(snapshot, scratch);
-  }
-  return scratch;
-}
-
-/** `count` fresh stamps, the first returned. */
-function stamps(scratch: Scratch, count: number): number {
-  if (scratch.stamp + count >= 0xffffffff) {
-    scratch.stamp = 0;
-    scratch.mark.fill(0);
-    scratch.countedAt.fill(0);
-  }
-  const first = scratch.stamp + 1;
-  scratch.stamp += count;
-  return first;
-}
-
-type SearchPhase = 'literal' | 'approximate';
+export type SearchPhase = 'literal' | 'approximate';
 
 /** "A literal match anywhere means no approximate matches": the literal phase unless it finds no node at all. */
 function filterPhaseIn(snapshot: CalendarSnapshot, request: SuggestRequest): SearchPhase {
@@ -128,7 +40,7 @@ function filterPhaseIn(snapshot: CalendarSnapshot, request: SuggestRequest): Sea
   return hasNode(snapshot, request.queries.filter, request.literal) ? 'literal' : 'approximate';
 }
 
-function hasNode(snapshot: CalendarSnapshot, query: EventQuery, words: readonly WordMatch[]): boolean {
+export function hasNode(snapshot: CalendarSnapshot, query: EventQuery, words: readonly WordMatch[]): boolean {
   return findResultPage(snapshot, { query, words, page: 0, pageSize: 1, facets: [], wantsTotal: false }).nodes.length > 0;
 }
 
@@ -146,7 +58,7 @@ interface MaskedEvents {
 const maskedEvents = new WeakMap<CalendarSnapshot, MaskedEvents>();
 
 /** The masked events of the layers' base view (the first `masked` of its `publishedLate`), kept per view. */
-function maskedEventsOf(layers: LayeredSnapshot): MaskedEvents {
+export function maskedEventsOf(layers: LayeredSnapshot): MaskedEvents {
   const { base, full } = layers;
   let kept = maskedEvents.get(base);
   if (kept) return kept;
@@ -278,7 +190,7 @@ function eventMatches(index: WordIndex, scratch: Scratch, plan: MatchPlan, offer
  * events with a later publishing date), with no walk at all. test/api/suggest.test.ts holds every
  * count equal to `events`' totalCount, both ways.
  */
-class HitCounter {
+export class HitCounter {
   private readonly scratch: Scratch;
   private readonly filterPhaseOf: () => SearchPhase;
   private readonly counters = new Map<EventQuery, { literal: EventNodes; approximate: EventNodes | null; literalStamp: number; approximateStamp: number }>();
@@ -336,7 +248,6 @@ class HitCounter {
       ? this.remembered(counter.literal, counter.literalStamp, event) > 0
       : this.remembered(counter.approximate!, counter.approximateStamp, event) > 0;
   }
-
 
   /** The query entity c is counted under. */
   queryOf(c: number): EventQuery {
@@ -467,7 +378,7 @@ class HitCounter {
  * label rank: the order they are suggested in), the `limit` best, best first, each event once with its
  * best entry. An entry is only looked at further when it would enter the list.
  */
-function eventCandidates(snapshot: CalendarSnapshot, request: SuggestRequest, counter: HitCounter, typo: boolean): number[] {
+export function eventCandidates(snapshot: CalendarSnapshot, request: SuggestRequest, counter: HitCounter, typo: boolean): number[] {
   const index = snapshot.suggestions;
   const chosen: number[] = [];
   let worst = Number.POSITIVE_INFINITY;
@@ -493,7 +404,7 @@ function eventCandidates(snapshot: CalendarSnapshot, request: SuggestRequest, co
 }
 
 /** Per catalogue entity of the snapshot's index, the best quality + 1 with which it matches the prefix (0: not at all). */
-function catalogueFound(snapshot: CalendarSnapshot, request: SuggestRequest, typo: boolean): Uint8Array {
+export function catalogueFound(snapshot: CalendarSnapshot, request: SuggestRequest, typo: boolean): Uint8Array {
   const index = snapshot.suggestions;
   const found = new Uint8Array(index.catalogueKind.length);
   for (const plan of plans(index.catalogueWords, request.words, typo)) catalogueMatches(index.catalogueWords, index.catalogueKind.length, plan, found);
@@ -545,120 +456,4 @@ export function findSuggestions(snapshot: CalendarSnapshot, request: SuggestRequ
   let found = suggestionsOf(snapshot, request, counter, false);
   if (found.length === 0 && request.words.some((word) => word.length >= TYPO_MIN_UNITS)) found = suggestionsOf(snapshot, request, counter, true);
   return found.map(({ kind, entity, hits }) => ({ kind, entity, hits }));
-}
-
-/** The search words of a suggest request's filter matched in each layer (layeredWordMatches); approximate null without a `searchTerm`. */
-export interface LayeredSuggestWords {
-  literal: { base: readonly WordMatch[]; delta: readonly WordMatch[] };
-  approximate: { base: readonly WordMatch[]; delta: readonly WordMatch[] } | null;
-}
-
-/** What ranks a suggested event's label (eventRankKey): read from its record. */
-export interface SuggestedEventLabel {
-  slug: string;
-  title_nb: string | null;
-  title_en: string | null;
-}
-
-/** A suggestion of a layered version: `entity` numbered in `snapshot`, the layer it was found in (a catalogue entity's: the base's when it has it). */
-export interface LayeredSuggestion extends FoundSuggestion {
-  snapshot: CalendarSnapshot;
-}
-
-/** A suggestion across layers: ranked by its label's key (the order of the label ranks of a full build). */
-interface KeyRanked extends Ranked<string> {
-  snapshot: CalendarSnapshot;
-}
-
-/**
- * `findSuggestions` over the layers of a version (layered-snapshot.ts), answering exactly as a full
- * build of that version would. Every event is in one layer (a masked one is unpublished in the base),
- * so: the filter's search phase is decided on both layers; each event suggestion is one layer's (the
- * `limit` best of each, merged); a catalogue entity's hits are the sums of its hits in each layer, its
- * search phase decided on that sum; the typo phase runs when neither layer found anything. A full
- * build orders labels by their rank, the order of their keys (suggestion-index.ts): across layers the
- * keys themselves are compared, an event's made from its record (`labelsOf`, for the few candidates
- * of each layer), a catalogue entity's from the catalogue the layers share. A tag is numbered in each
- * layer apart: it is one entity by its name.
- */
-export async function findLayeredSuggestions(
-  layers: LayeredSnapshot,
-  request: Omit<SuggestRequest, 'literal' | 'approximate'>,
-  words: LayeredSuggestWords,
-  labelsOf: (snapshot: CalendarSnapshot, events: readonly number[]) => Promise<ReadonlyMap<number, SuggestedEventLabel>>,
-): Promise<LayeredSuggestion[]> {
-  const { base, delta } = layers;
-  if (!delta) {
-    const found = findSuggestions(base, { ...request, literal: words.literal.base, approximate: words.approximate?.base ?? null });
-    return found.map((suggestion) => ({ ...suggestion, snapshot: base }));
-  }
-  if (request.words.length === 0) return [];
-  const onBase: SuggestRequest = { ...request, literal: words.literal.base, approximate: words.approximate?.base ?? null };
-  const onDelta: SuggestRequest = { ...request, literal: words.literal.delta, approximate: words.approximate?.delta ?? null };
-  let filterPhase: SearchPhase | undefined;
-  const decided = () =>
-    (filterPhase ??= !words.approximate || hasNode(base, request.queries.filter, onBase.literal) || hasNode(delta, request.queries.filter, onDelta.literal) ? 'literal' : 'approximate');
-  const layerCounters = [
-    { snapshot: base, counter: new HitCounter(base, onBase, { filterPhase: decided, masked: layers.masked > 0 ? maskedEventsOf(layers) : null }), request: onBase },
-    { snapshot: delta, counter: new HitCounter(delta, onDelta, { filterPhase: decided, masked: null }), request: onDelta },
-  ];
-  const phase = async (typo: boolean): Promise<KeyRanked[]> => {
-    const best = new Best<KeyRanked>(request.limit, before);
-    // Events: each layer's best, ranked together by their labels' keys (both layers' labels read at once).
-    const candidates = layerCounters.map(({ snapshot, counter, request: asked }) => {
-      const entries = eventCandidates(snapshot, asked, counter, typo);
-      return { snapshot, entries, events: entries.map((entry) => snapshot.suggestions.eventOfRank[entry % INNER]!) };
-    });
-    const labelled = await Promise.all(candidates.map(({ snapshot, events }) => (events.length > 0 ? labelsOf(snapshot, events) : Promise.resolve(new Map<number, SuggestedEventLabel>()))));
-    candidates.forEach(({ snapshot, entries, events }, layer) => {
-      const labels = labelled[layer]!;
-      entries.forEach((entry, i) => {
-        const label = labels.get(events[i]!);
-        // Read at the snapshot's version: present unless the data changed outside an import.
-        if (!label) throw new Error(`event ${snapshot.eventIds[events[i]!]} changed outside an import (data version ${snapshot.version})`);
-        best.offer({ quality: entry >= INNER ? 1 : 0, hits: 1, label: eventRankKey(label.slug, label.title_nb, label.title_en), kind: 'EVENT', snapshot, entity: events[i]! });
-      });
-    });
-
-    // Catalogue entities: one per (kind, number), a tag per name, with its number in each layer.
-    const merged = new Map<string, { quality: number; most: number; at: (number | null)[]; kind: number; snapshot: CalendarSnapshot; local: number }>();
-    layerCounters.forEach(({ snapshot, counter, request: asked }, layer) => {
-      const index = snapshot.suggestions;
-      const found = catalogueFound(snapshot, asked, typo);
-      for (let c = 0; c < found.length; c++) {
-        if (found[c] === 0) continue;
-        const kind = index.catalogueKind[c]!;
-        const local = index.catalogueLocal[c]!;
-        const id = kind === SUGGEST_TAG ? `${kind} ${index.tagNames[local]!}` : `${kind} ${local}`;
-        let entity = merged.get(id);
-        if (!entity) {
-          entity = { quality: found[c]! - 1, most: 0, at: [null, null], kind, snapshot, local };
-          merged.set(id, entity);
-        }
-        // The labels are the same in both layers: so is the quality.
-        entity.quality = Math.min(entity.quality, found[c]! - 1);
-        entity.most += counter.most(c);
-        entity.at[layer] = c;
-      }
-    });
-    const entities = [...merged.values()].filter((entity) => entity.most > 0).map((entity) => ({ ...entity, label: entityRankKey(entity.snapshot, entity.kind, entity.local) }));
-    entities.sort((a, b) => a.quality - b.quality || b.most - a.most || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
-    const layerCount = (candidate: (typeof entities)[number], searchPhase: SearchPhase) =>
-      layerCounters.reduce((total, { counter }, layer) => {
-        const c = candidate.at[layer];
-        return c === null || c === undefined ? total : total + counter.count(c, searchPhase);
-      }, 0);
-    for (const candidate of entities) {
-      const worst = best.worst;
-      // Later candidates have a worse quality, or fewer possible hits, or a later label: none can enter.
-      if (best.full && worst && !before({ ...candidate, hits: candidate.most, kind: 'VENUE', entity: 0 }, worst)) break;
-      const literal = layerCount(candidate, 'literal');
-      const hits = literal > 0 || !words.approximate ? literal : layerCount(candidate, 'approximate');
-      if (hits > 0) best.offer({ quality: candidate.quality, hits, label: candidate.label, kind: KIND_NAMES[candidate.kind]!, snapshot: candidate.snapshot, entity: candidate.local });
-    }
-    return best.list;
-  };
-  let found = await phase(false);
-  if (found.length === 0 && request.words.some((word) => word.length >= TYPO_MIN_UNITS)) found = await phase(true);
-  return found.map(({ kind, entity, hits, snapshot }) => ({ kind, entity, hits, snapshot }));
 }

@@ -16,7 +16,8 @@ import { findLayeredPage, type LayeredResultPage } from '../../src/read-model/la
 import { fullLayers, layeredEventOf, type LayeredSnapshot } from '../../src/read-model/layered-snapshot.js';
 import { ReadModel } from '../../src/read-model/read-model.js';
 import { changesInLog } from '../../src/read-model/snapshot-change-log.js';
-import { findLayeredSuggestions, findSuggestions } from '../../src/read-model/suggestions.js';
+import { findLayeredSuggestions } from '../../src/read-model/layered-suggestions.js';
+import { findSuggestions } from '../../src/read-model/suggestions.js';
 import { eventRecordsAt } from '../../src/read-model/event-records.js';
 import { everyNode } from '../../src/read-model/walk/every-node.js';
 import { findResultPage } from '../../src/read-model/walk/find-result-page.js';

@@ -1,0 +1,126 @@
+import { SUGGEST_TAG, type CalendarSnapshot } from './calendar-snapshot.js';
+import type { LayeredSnapshot } from './layered-snapshot.js';
+import type { WordMatch } from './search-matches.js';
+import { Best, before, KIND_NAMES, type Ranked } from './suggestion-ranking.js';
+import { entityRankKey, eventRankKey } from './suggestion-index.js';
+import { catalogueFound, eventCandidates, findSuggestions, hasNode, HitCounter, maskedEventsOf, type FoundSuggestion, type SearchPhase, type SuggestRequest } from './suggestions.js';
+import { INNER, TYPO_MIN_UNITS } from './word-index.js';
+
+/* Typeahead over the layers of a version (layered-snapshot.ts): the answers of suggestions.ts on a full build. */
+
+/** The search words of a suggest request's filter matched in each layer (layeredWordMatches); approximate null without a `searchTerm`. */
+export interface LayeredSuggestWords {
+  literal: { base: readonly WordMatch[]; delta: readonly WordMatch[] };
+  approximate: { base: readonly WordMatch[]; delta: readonly WordMatch[] } | null;
+}
+
+/** What ranks a suggested event's label (eventRankKey): read from its record. */
+export interface SuggestedEventLabel {
+  slug: string;
+  title_nb: string | null;
+  title_en: string | null;
+}
+
+/** A suggestion of a layered version: `entity` numbered in `snapshot`, the layer it was found in (a catalogue entity's: the base's when it has it). */
+export interface LayeredSuggestion extends FoundSuggestion {
+  snapshot: CalendarSnapshot;
+}
+
+/** A suggestion across layers: ranked by its label's key (the order of the label ranks of a full build). */
+interface KeyRanked extends Ranked<string> {
+  snapshot: CalendarSnapshot;
+}
+
+/**
+ * `findSuggestions` over the layers of a version (layered-snapshot.ts), answering exactly as a full
+ * build of that version would. Every event is in one layer (a masked one is unpublished in the base),
+ * so: the filter's search phase is decided on both layers; each event suggestion is one layer's (the
+ * `limit` best of each, merged); a catalogue entity's hits are the sums of its hits in each layer, its
+ * search phase decided on that sum; the typo phase runs when neither layer found anything. A full
+ * build orders labels by their rank, the order of their keys (suggestion-index.ts): across layers the
+ * keys themselves are compared, an event's made from its record (`labelsOf`, for the few candidates
+ * of each layer), a catalogue entity's from the catalogue the layers share. A tag is numbered in each
+ * layer apart: it is one entity by its name.
+ */
+export async function findLayeredSuggestions(
+  layers: LayeredSnapshot,
+  request: Omit<SuggestRequest, 'literal' | 'approximate'>,
+  words: LayeredSuggestWords,
+  labelsOf: (snapshot: CalendarSnapshot, events: readonly number[]) => Promise<ReadonlyMap<number, SuggestedEventLabel>>,
+): Promise<LayeredSuggestion[]> {
+  const { base, delta } = layers;
+  if (!delta) {
+    const found = findSuggestions(base, { ...request, literal: words.literal.base, approximate: words.approximate?.base ?? null });
+    return found.map((suggestion) => ({ ...suggestion, snapshot: base }));
+  }
+  if (request.words.length === 0) return [];
+  const onBase: SuggestRequest = { ...request, literal: words.literal.base, approximate: words.approximate?.base ?? null };
+  const onDelta: SuggestRequest = { ...request, literal: words.literal.delta, approximate: words.approximate?.delta ?? null };
+  let filterPhase: SearchPhase | undefined;
+  const decided = () =>
+    (filterPhase ??= !words.approximate || hasNode(base, request.queries.filter, onBase.literal) || hasNode(delta, request.queries.filter, onDelta.literal) ? 'literal' : 'approximate');
+  const layerCounters = [
+    { snapshot: base, counter: new HitCounter(base, onBase, { filterPhase: decided, masked: layers.masked > 0 ? maskedEventsOf(layers) : null }), request: onBase },
+    { snapshot: delta, counter: new HitCounter(delta, onDelta, { filterPhase: decided, masked: null }), request: onDelta },
+  ];
+  const phase = async (typo: boolean): Promise<KeyRanked[]> => {
+    const best = new Best<KeyRanked>(request.limit, before);
+    // Events: each layer's best, ranked together by their labels' keys (both layers' labels read at once).
+    const candidates = layerCounters.map(({ snapshot, counter, request: asked }) => {
+      const entries = eventCandidates(snapshot, asked, counter, typo);
+      return { snapshot, entries, events: entries.map((entry) => snapshot.suggestions.eventOfRank[entry % INNER]!) };
+    });
+    const labelled = await Promise.all(candidates.map(({ snapshot, events }) => (events.length > 0 ? labelsOf(snapshot, events) : Promise.resolve(new Map<number, SuggestedEventLabel>()))));
+    candidates.forEach(({ snapshot, entries, events }, layer) => {
+      const labels = labelled[layer]!;
+      entries.forEach((entry, i) => {
+        const label = labels.get(events[i]!);
+        // Read at the snapshot's version: present unless the data changed outside an import.
+        if (!label) throw new Error(`event ${snapshot.eventIds[events[i]!]} changed outside an import (data version ${snapshot.version})`);
+        best.offer({ quality: entry >= INNER ? 1 : 0, hits: 1, label: eventRankKey(label.slug, label.title_nb, label.title_en), kind: 'EVENT', snapshot, entity: events[i]! });
+      });
+    });
+
+    // Catalogue entities: one per (kind, number), a tag per name, with its number in each layer.
+    const merged = new Map<string, { quality: number; most: number; at: (number | null)[]; kind: number; snapshot: CalendarSnapshot; local: number }>();
+    layerCounters.forEach(({ snapshot, counter, request: asked }, layer) => {
+      const index = snapshot.suggestions;
+      const found = catalogueFound(snapshot, asked, typo);
+      for (let c = 0; c < found.length; c++) {
+        if (found[c] === 0) continue;
+        const kind = index.catalogueKind[c]!;
+        const local = index.catalogueLocal[c]!;
+        const id = kind === SUGGEST_TAG ? `${kind} ${index.tagNames[local]!}` : `${kind} ${local}`;
+        let entity = merged.get(id);
+        if (!entity) {
+          entity = { quality: found[c]! - 1, most: 0, at: [null, null], kind, snapshot, local };
+          merged.set(id, entity);
+        }
+        // The labels are the same in both layers: so is the quality.
+        entity.quality = Math.min(entity.quality, found[c]! - 1);
+        entity.most += counter.most(c);
+        entity.at[layer] = c;
+      }
+    });
+    const entities = [...merged.values()].filter((entity) => entity.most > 0).map((entity) => ({ ...entity, label: entityRankKey(entity.snapshot, entity.kind, entity.local) }));
+    entities.sort((a, b) => a.quality - b.quality || b.most - a.most || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+    const layerCount = (candidate: (typeof entities)[number], searchPhase: SearchPhase) =>
+      layerCounters.reduce((total, { counter }, layer) => {
+        const c = candidate.at[layer];
+        return c === null || c === undefined ? total : total + counter.count(c, searchPhase);
+      }, 0);
+    for (const candidate of entities) {
+      const worst = best.worst;
+      // Later candidates have a worse quality, or fewer possible hits, or a later label: none can enter.
+      if (best.full && worst && !before({ ...candidate, hits: candidate.most, kind: 'VENUE', entity: 0 }, worst)) break;
+      const literal = layerCount(candidate, 'literal');
+      const hits = literal > 0 || !words.approximate ? literal : layerCount(candidate, 'approximate');
+      if (hits > 0) best.offer({ quality: candidate.quality, hits, label: candidate.label, kind: KIND_NAMES[candidate.kind]!, snapshot: candidate.snapshot, entity: candidate.local });
+    }
+    return best.list;
+  };
+  let found = await phase(false);
+  if (found.length === 0 && request.words.some((word) => word.length >= TYPO_MIN_UNITS)) found = await phase(true);
+  return found.map(({ kind, entity, hits, snapshot }) => ({ kind, entity, hits, snapshot }));
+}
+
