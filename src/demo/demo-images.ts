@@ -24,8 +24,13 @@ export function demoImages(random: SeededRandom, id: string, alt: string, catego
     const focused = random.chance(0.5);
     const sized = random.chance(0.7);
     const withAlt = random.chance(0.8);
-    const focusX = focused ? random.fraction() : null;
-    const focusY = focused ? random.fraction() : null;
+    const drawnX = focused ? random.fraction() : null;
+    const drawnY = focused ? random.fraction() : null;
+    // Spec: the focus point comes from the same analysis as the size, so a picture not analysed yet has
+    // neither; an analysed one has its size, and a focus point when a face was found. (Drawn either way:
+    // the calendar's random sequence, and so every other value of it, stays as it was.)
+    const focusX = sized ? drawnX : null;
+    const focusY = sized ? drawnY : null;
     const looks = hash(`${id}/${n}`);
     const [width, height] = PICTURE_SHAPES[looks % PICTURE_SHAPES.length]!;
     const picture = {
@@ -40,7 +45,7 @@ export function demoImages(random: SeededRandom, id: string, alt: string, catego
       alt: withAlt ? alt : null,
       focusX,
       focusY,
-      // Spec: null until analysed; the picture has its size all the same.
+      // Null until analysed; the picture has its size all the same.
       width: sized ? width : null,
       height: sized ? height : null,
     };
