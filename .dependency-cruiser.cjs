@@ -74,7 +74,7 @@ module.exports = {
       from: { path: '^src/domain/' },
       to: {
         path: [
-          SRC('db', 'read-model', 'schema', 'plugins', 'http', 'import', 'cli', 'feeds', 'export', 'cluster', 'identity', 'redis', 'telemetry', 'client', 'cdn'),
+          SRC('db', 'read-model', 'schema', 'plugins', 'http', 'import', 'cli', 'feeds', 'export', 'cluster', 'identity', 'redis', 'telemetry', 'client', 'cdn', 'fields'),
           '^src/(app|config|logger)\\.ts$',
           '^generated/(?!schema-types\\.ts$)',
         ],
@@ -91,6 +91,15 @@ module.exports = {
           '^node_modules/(pg|pg-pool|kysely|ioredis|@electric-sql/pglite|pino|prom-client|@opentelemetry/[^/]+)/',
         ],
       },
+    },
+    {
+      name: 'fields-are-declarations',
+      severity: 'error',
+      comment:
+        'src/fields declares the import format\'s records field by field (validation, column, API name); every layer ' +
+        'from src/db up derives from it, so it imports nothing of the project but src/domain.',
+      from: { path: '^src/fields/' },
+      to: { path: ['^src/(?!fields/|domain/)', '^generated/'] },
     },
     {
       name: 'read-model-below-schema',

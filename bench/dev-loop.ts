@@ -107,7 +107,7 @@ const sdlWith = (fields: string) => `${sdl0.slice(0, venueEnd)}\n${fields}${sdl0
 const venueWith = (resolvers: string, prefix = '') =>
   venue0
     .replace('export const Venue = { ...venueFields } satisfies VenueResolvers;', `export const Venue = {\n  ...venueFields,\n${resolvers}} satisfies VenueResolvers;`)
-    .replace('postalCode: (v) => v.postal_code,', `postalCode: (v) => (v.postal_code == null ? null : '${prefix}' + v.postal_code),`);
+    .replace('  ...renamedFieldResolvers(VENUE_FIELDS),\n', `  ...renamedFieldResolvers(VENUE_FIELDS),\n  postalCode: (v) => (v.postal_code == null ? null : '${prefix}' + v.postal_code),\n`);
 
 const started = performance.now();
 if (restartLoop) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: project, stdio: 'ignore' });

@@ -1,4 +1,6 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { EVENT_FIELDS, ORGANIZER_FIELDS, VENUE_FIELDS } from '../fields/calendar-fields.js';
+import type { StoredColumns } from '../fields/field-declaration.js';
 
 /** Raw organizer price input, stored as given (string or number). */
 export interface StoredPrice {
@@ -40,59 +42,25 @@ export interface RetiredCategoriesTable {
   retired_at: Generated<Date>;
 }
 
-export interface VenuesTable {
-  id: string;
-  slug: string;
-  name: string;
-  address: string | null;
-  postal_code: string | null;
-  municipality: string | null;
+/** The stored fields' columns are declared in src/fields/calendar-fields.ts; the rest are the keys with rules of their own. */
+export interface VenuesTable extends StoredColumns<typeof VENUE_FIELDS> {
   latitude: number | null;
   longitude: number | null;
 }
 
-export interface OrganizersTable {
-  id: string;
-  slug: string;
-  name: string;
-  website: string | null;
-}
+export type OrganizersTable = StoredColumns<typeof ORGANIZER_FIELDS>;
 
-export interface EventsTable {
-  id: string;
-  slug: string;
-  title_nb: string | null;
-  title_en: string | null;
-  desc_nb: string | null;
-  desc_en: string | null;
-  mode: string;
-  tags: string[];
+export interface EventsTable extends StoredColumns<typeof EVENT_FIELDS> {
   venue_id: string | null;
-  is_super_event: boolean;
-  super_event_id: string | null;
-  featured: boolean;
-  featured_special_event: boolean;
-  tickets_information: string;
   tickets_url: string | null;
   prices: Json<StoredPrice[]>;
   images: Json<StoredImage[]>;
   event_cancelled: boolean;
   event_sold_out: boolean;
-  minimum_age: number | null;
-  maximum_age: number | null;
-  age_restriction: string | null;
-  cancellation_period: number | null;
-  views: number | null;
   publishing_date: Timestamp | null;
   tickets_from_date: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
-  registration_enabled: boolean;
-  available_tickets: number | null;
-  active_tickets: number | null;
-  max_booking_date: string | null;
-  max_booking_time: string | null;
-  payment_method: string | null;
   search_text: string;
   last_ends_at: Timestamp;
 }

@@ -3,15 +3,15 @@ import type { Writable } from 'node:stream';
 import { CompiledQuery, sql, type Compilable, type Kysely, type Transaction } from 'kysely';
 import type { CategoryRow, Database, EventRow, OccurrenceRow, OrganizerRow, StoredImage, StoredPrice, VenueRow } from '../db/database.js';
 import { formatOsloTimestamp, osloWallClock, parseImportTimestamp } from '../domain/oslo-time.js';
+import { EVENT_FIELDS, ORGANIZER_FIELDS, VENUE_FIELDS } from '../fields/calendar-fields.js';
+import { exportedRecord } from '../fields/field-declaration.js';
 import type {
   CalendarCategory,
   CalendarEventDate,
   CalendarFileInput,
   CalendarImage,
-  CalendarOrganizer,
   CalendarPrice,
   CalendarRetiredCategory,
-  CalendarVenue,
 } from '../import/import-format.js';
 
 /** What one export wrote. */
@@ -34,6 +34,8 @@ export interface ExportOptions {
 }
 
 type InputEvent = NonNullable<CalendarFileInput['events']>[number];
+type CalendarVenueInput = NonNullable<CalendarFileInput['venues']>[number];
+type CalendarOrganizerInput = NonNullable<CalendarFileInput['organizers']>[number];
 
 /**
  * Writes the stored calendar as an import file (docs/import-format.md) to `out`, event by event:
@@ -223,20 +225,14 @@ function retiredRecord(id: string, replacements: Map<string, string[]>): Calenda
   return { id, replacedBy };
 }
 
-function venueRecord(row: VenueRow): Partial<CalendarVenue> {
-  return {
-    id: row.id,
-    slug: row.slug,
-    name: row.name,
-    address: row.address ?? undefined,
-    postalCode: row.postal_code ?? undefined,
-    municipality: row.municipality ?? undefined,
+function venueRecord(row: VenueRow): CalendarVenueInput {
+  return exportedRecord<typeof VENUE_FIELDS, CalendarVenueInput>(VENUE_FIELDS, row, {
     location: row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude } : undefined,
-  };
+  });
 }
 
-function organizerRecord(row: OrganizerRow): Partial<CalendarOrganizer> {
-  return { id: row.id, slug: row.slug, name: row.name, website: row.website ?? undefined };
+function organizerRecord(row: OrganizerRow): CalendarOrganizerInput {
+  return exportedRecord<typeof ORGANIZER_FIELDS, CalendarOrganizerInput>(ORGANIZER_FIELDS, row, {});
 }
 
 /** A price exactly as stored: labels that were left out stay out, labels given as null stay null. */
@@ -259,7 +255,10 @@ function imageRecord(image: StoredImage): Partial<CalendarImage> {
   };
 }
 
-function dateRecord(row: OccurrenceRow, event: EventRow): Partial<CalendarEventDate> {
+/** Every key of `T`, each given (undefined: left out): a key the format gains does not compile until it is exported. */
+type EveryKey<T> = { [K in keyof T]-?: T[K] | undefined };
+
+function dateRecord(row: OccurrenceRow, event: EventRow): EveryKey<CalendarEventDate> {
   return {
     start: exportTimestamp(row.start_at),
     end: optionalTimestamp(row.end_at),
@@ -276,45 +275,21 @@ function dateRecord(row: OccurrenceRow, event: EventRow): Partial<CalendarEventD
 }
 
 function eventRecord(row: EventRow, dates: OccurrenceRow[], categories: string[], organizers: string[]): InputEvent {
-  return {
-    id: row.id,
-    slug: row.slug,
-    title_nb: row.title_nb ?? undefined,
-    title_en: row.title_en ?? undefined,
-    desc_nb: row.desc_nb ?? undefined,
-    desc_en: row.desc_en ?? undefined,
+  return exportedRecord<typeof EVENT_FIELDS, InputEvent>(EVENT_FIELDS, row, {
     categories: nonEmpty(categories),
-    tags: nonEmpty(row.tags),
-    mode: unless(row.mode, 'offline') as InputEvent['mode'],
     venue: row.venue_id ?? undefined,
     organizers: nonEmpty(organizers),
-    isSuperEvent: unless(row.is_super_event, false),
-    superEvent: row.super_event_id ?? undefined,
-    featured: unless(row.featured, false),
-    featuredSpecialEvent: unless(row.featured_special_event, false),
-    ticketsInformation: unless(row.tickets_information, 'noTicketsInfo') as InputEvent['ticketsInformation'],
     ticketsURL: row.tickets_url ?? undefined,
     prices: nonEmpty(row.prices.map(priceRecord)),
     images: nonEmpty(row.images.map(imageRecord)) as CalendarImage[] | undefined,
     dates: dates.map((date) => dateRecord(date, row)) as InputEvent['dates'],
     eventCancelled: unless(row.event_cancelled, false),
     eventSoldOut: unless(row.event_sold_out, false),
-    minimumAge: row.minimum_age ?? undefined,
-    maximumAge: row.maximum_age ?? undefined,
-    cancellationPeriod: row.cancellation_period ?? undefined,
-    views: row.views ?? undefined,
-    ageRestriction: row.age_restriction ?? undefined,
     publishingDate: optionalTimestamp(row.publishing_date),
     ticketsFromDate: optionalTimestamp(row.tickets_from_date),
     created_at: exportTimestamp(row.created_at),
     updated_at: exportTimestamp(row.updated_at),
-    registrationEnabled: unless(row.registration_enabled, false),
-    availableTickets: row.available_tickets ?? undefined,
-    activeTickets: row.active_tickets ?? undefined,
-    maxBookingDate: row.max_booking_date ?? undefined,
-    maxBookingTime: row.max_booking_time ?? undefined,
-    paymentMethod: row.payment_method ?? undefined,
-  };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

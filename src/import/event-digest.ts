@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
+import { defaultTest } from '../fields/field-declaration.js';
 import { EventSchema, type CalendarEvent } from './import-format.js';
 
 /*
@@ -63,15 +63,6 @@ function planOf(schema: z.ZodType): Canonical {
     }
     return canonical;
   };
-}
-
-/** A test of a field's value against its default: `===` for a scalar default, emptiness for `[]`, deep otherwise. */
-function defaultTest(field: z.ZodType): (value: unknown) => boolean {
-  if (!(field instanceof z.ZodDefault)) return () => false;
-  const fallback: unknown = field.def.defaultValue;
-  if (fallback === null || typeof fallback !== 'object') return (value) => value === fallback;
-  if (Array.isArray(fallback) && fallback.length === 0) return (value) => Array.isArray(value) && value.length === 0;
-  return (value) => isDeepStrictEqual(value, fallback);
 }
 
 /** The schema under its default, nullable and optional wrappers. */

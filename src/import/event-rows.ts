@@ -1,5 +1,7 @@
 import type { Database } from '../db/database.js';
 import { osloWallClock } from '../domain/oslo-time.js';
+import { EVENT_FIELDS } from '../fields/calendar-fields.js';
+import { storedColumns, storedValues } from '../fields/field-declaration.js';
 import { readImportTimestamp, type CalendarEvent } from './import-format.js';
 
 // "An event without an end time counts as ongoing until three hours after its start."
@@ -8,13 +10,12 @@ const NO_END_ONGOING_MS = 3 * 60 * 60 * 1000;
 /** A value as it travels inside a JSON batch parameter. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue | undefined };
 
+/** Every column of `events`: the stored fields' (src/fields/calendar-fields.ts), then those of the keys with rules of their own. */
 export const EVENT_COLUMNS = [
-  'id', 'slug', 'title_nb', 'title_en', 'desc_nb', 'desc_en', 'mode', 'tags', 'venue_id', 'is_super_event', 'super_event_id',
-  'featured', 'featured_special_event', 'tickets_information', 'tickets_url', 'prices', 'images', 'event_cancelled',
-  'event_sold_out', 'minimum_age', 'maximum_age', 'age_restriction', 'cancellation_period', 'views', 'publishing_date',
-  'tickets_from_date', 'created_at', 'updated_at', 'registration_enabled', 'available_tickets', 'active_tickets',
-  'max_booking_date', 'max_booking_time', 'payment_method', 'search_text', 'last_ends_at',
-] as const satisfies readonly (keyof Database['events'])[];
+  ...storedColumns(EVENT_FIELDS),
+  ...(['venue_id', 'tickets_url', 'prices', 'images', 'event_cancelled', 'event_sold_out', 'publishing_date', 'tickets_from_date',
+    'created_at', 'updated_at', 'search_text', 'last_ends_at'] as const),
+] satisfies readonly (keyof Database['events'])[];
 export type EventColumn = (typeof EVENT_COLUMNS)[number];
 
 export const OCCURRENCE_COLUMNS = [
@@ -22,6 +23,14 @@ export const OCCURRENCE_COLUMNS = [
   'tickets_url', 'cancelled', 'sold_out', 'prices', 'publishing_date',
 ] as const satisfies readonly (keyof Database['occurrences'])[];
 export type OccurrenceColumn = (typeof OCCURRENCE_COLUMNS)[number];
+
+// Fail to compile when a table gains a column the writer does not write (it would stay null for ever).
+type UnwrittenEventColumns = Exclude<keyof Database['events'], EventColumn>;
+type UnwrittenDateColumns = Exclude<keyof Database['occurrences'], OccurrenceColumn | 'id'>;
+const everyEventColumnWritten: [UnwrittenEventColumns] extends [never] ? true : UnwrittenEventColumns = true;
+const everyDateColumnWritten: [UnwrittenDateColumns] extends [never] ? true : UnwrittenDateColumns = true;
+void everyEventColumnWritten;
+void everyDateColumnWritten;
 
 export interface EventRows {
   id: string;
@@ -96,41 +105,18 @@ export function eventRows(event: CalendarEvent): EventRows {
   return {
     id: event.id,
     event: {
-      id: event.id,
-      slug: event.slug,
-      title_nb: event.title_nb,
-      title_en: event.title_en,
-      desc_nb: event.desc_nb,
-      desc_en: event.desc_en,
-      mode: event.mode,
-      tags: event.tags,
+      ...storedValues(EVENT_FIELDS, event),
       venue_id: event.venue,
-      is_super_event: event.isSuperEvent,
-      super_event_id: event.superEvent,
-      featured: event.featured,
-      featured_special_event: event.featuredSpecialEvent,
-      tickets_information: event.ticketsInformation,
       tickets_url: event.ticketsURL,
       // Raw organizer input, exactly as given.
       prices: event.prices,
       images: event.images,
       event_cancelled: event.eventCancelled,
       event_sold_out: event.eventSoldOut,
-      minimum_age: event.minimumAge,
-      maximum_age: event.maximumAge,
-      age_restriction: event.ageRestriction,
-      cancellation_period: event.cancellationPeriod,
-      views: event.views,
       publishing_date: publishingDate,
       tickets_from_date: optionalIso(event.ticketsFromDate),
       created_at: optionalIso(event.created_at),
       updated_at: optionalIso(event.updated_at),
-      registration_enabled: event.registrationEnabled,
-      available_tickets: event.availableTickets,
-      active_tickets: event.activeTickets,
-      max_booking_date: event.maxBookingDate,
-      max_booking_time: event.maxBookingTime,
-      payment_method: event.paymentMethod,
       search_text: searchSource(event),
       last_ends_at: iso(new Date(lastEndsAt)),
     },

@@ -1,17 +1,16 @@
 import { z } from 'zod';
 import { BoundedMemo } from '../domain/bounded-memo.js';
 import { parseDateArgument, parseImportTimestamp } from '../domain/oslo-time.js';
+import { EVENT_FIELDS, id, optionalText, ORGANIZER_FIELDS, text, VENUE_FIELDS } from '../fields/calendar-fields.js';
+import { recordShape } from '../fields/field-declaration.js';
 
 /*
  * The import file (docs/import-format.md). Every object is strict: an unknown key is an error at
  * every level, so a typo is reported instead of silently dropped. Optional fields get their
- * documented default here, so the parsed file is complete and the loader never guesses.
+ * documented default here, so the parsed file is complete and the loader never guesses. Events, venues
+ * and organizers are declared key by key in src/fields/calendar-fields.ts: their stored fields' validation
+ * is there, the keys with rules of their own are validated here.
  */
-
-const id = z.string().min(1, 'must not be empty');
-const text = z.string();
-const optionalText = text.nullable().default(null);
-const optionalInt = z.int().nullable().default(null);
 
 /**
  * The timestamps of the file being imported, read: validation reads each timestamp twice and the
@@ -78,25 +77,16 @@ export const RetiredCategorySchema = z.strictObject({
   replacedBy: z.array(id),
 });
 
-export const VenueSchema = z.strictObject({
-  id,
-  slug: z.string().min(1),
-  name: z.string().min(1),
-  address: optionalText,
-  postalCode: optionalText,
-  municipality: optionalText,
-  location: z
-    .strictObject({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) })
-    .nullable()
-    .default(null),
-});
+export const VenueSchema = z.strictObject(
+  recordShape(VENUE_FIELDS, {
+    location: z
+      .strictObject({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) })
+      .nullable()
+      .default(null),
+  }),
+);
 
-export const OrganizerSchema = z.strictObject({
-  id,
-  slug: z.string().min(1),
-  name: z.string().min(1),
-  website: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).nullable().default(null),
-});
+export const OrganizerSchema = z.strictObject(recordShape(ORGANIZER_FIELDS, {}));
 
 const START_TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
 
@@ -119,46 +109,24 @@ export const EventDateSchema = z
     if (start && end && end < start) ctx.addIssue({ code: 'custom', path: ['end'], message: 'end is before start' });
   });
 
-export const EventSchema = z.strictObject({
-  id,
-  slug: z.string().min(1),
-  title_nb: optionalText,
-  title_en: optionalText,
-  desc_nb: optionalText,
-  desc_en: optionalText,
-  categories: z.array(id).default([]),
-  tags: z.array(z.string()).default([]),
-  mode: z.enum(['online', 'offline']).default('offline'),
-  venue: id.nullable().default(null),
-  organizers: z.array(id).default([]),
-  isSuperEvent: z.boolean().default(false),
-  superEvent: id.nullable().default(null),
-  featured: z.boolean().default(false),
-  featuredSpecialEvent: z.boolean().default(false),
-  ticketsInformation: z.enum(['free', 'noTicketsInfo', 'ticketsInfo']).default('noTicketsInfo'),
-  ticketsURL: optionalText,
-  prices: z.array(PriceSchema).default([]),
-  images: z.array(ImageSchema).default([]),
-  dates: z.array(EventDateSchema).min(1, 'an event needs at least one date'),
-  eventCancelled: z.boolean().default(false),
-  eventSoldOut: z.boolean().default(false),
-  minimumAge: optionalInt,
-  maximumAge: optionalInt,
-  cancellationPeriod: optionalInt,
-  views: optionalInt,
-  ageRestriction: optionalText,
-  publishingDate: ImportTimestampSchema.nullable().default(null),
-  ticketsFromDate: ImportTimestampSchema.nullable().default(null),
-  // Absent: the loader keeps the stored value (or now() for a new event).
-  created_at: ImportTimestampSchema.optional(),
-  updated_at: ImportTimestampSchema.optional(),
-  registrationEnabled: z.boolean().default(false),
-  availableTickets: optionalInt,
-  activeTickets: optionalInt,
-  maxBookingDate: optionalText,
-  maxBookingTime: optionalText,
-  paymentMethod: optionalText,
-});
+export const EventSchema = z.strictObject(
+  recordShape(EVENT_FIELDS, {
+    categories: z.array(id).default([]),
+    venue: id.nullable().default(null),
+    organizers: z.array(id).default([]),
+    ticketsURL: optionalText,
+    prices: z.array(PriceSchema).default([]),
+    images: z.array(ImageSchema).default([]),
+    dates: z.array(EventDateSchema).min(1, 'an event needs at least one date'),
+    eventCancelled: z.boolean().default(false),
+    eventSoldOut: z.boolean().default(false),
+    publishingDate: ImportTimestampSchema.nullable().default(null),
+    ticketsFromDate: ImportTimestampSchema.nullable().default(null),
+    // Absent: the loader keeps the stored value (or now() for a new event).
+    created_at: ImportTimestampSchema.optional(),
+    updated_at: ImportTimestampSchema.optional(),
+  }),
+);
 
 export const ApiKeySchema = z.strictObject({
   key: z.string().regex(/^hsk_[\x21-\x7e]+$/, 'an API key starts with "hsk_" and has no spaces'),

@@ -1,8 +1,14 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
+import { VENUE_FIELDS } from '../fields/calendar-fields.js';
+import { storedColumns, storedValues } from '../fields/field-declaration.js';
 import { fromExcluded } from './from-excluded.js';
 import type { CalendarVenue } from './import-format.js';
 import { statementBatches } from './statement-batches.js';
+import { valuesDiffer } from './values-differ.js';
+
+/** The columns an upsert replaces: every one but the id. */
+const UPDATED_COLUMNS = [...storedColumns(VENUE_FIELDS).filter((c) => c !== 'id'), 'latitude', 'longitude'] as const;
 
 /** Writes venues by id. Returns the ids of those written: new ones, and stored ones whose values changed. */
 export async function upsertVenues(trx: Transaction<Database>, venues: readonly CalendarVenue[]): Promise<string[]> {
@@ -12,12 +18,7 @@ export async function upsertVenues(trx: Transaction<Database>, venues: readonly 
       .insertInto('venues')
       .values(
         batch.map((v) => ({
-          id: v.id,
-          slug: v.slug,
-          name: v.name,
-          address: v.address,
-          postal_code: v.postalCode,
-          municipality: v.municipality,
+          ...storedValues(VENUE_FIELDS, v),
           latitude: v.location?.latitude ?? null,
           longitude: v.location?.longitude ?? null,
         })),
@@ -25,9 +26,9 @@ export async function upsertVenues(trx: Transaction<Database>, venues: readonly 
       .onConflict((oc) =>
         oc
           .column('id')
-          .doUpdateSet(fromExcluded(['slug', 'name', 'address', 'postal_code', 'municipality', 'latitude', 'longitude']))
+          .doUpdateSet(fromExcluded(UPDATED_COLUMNS))
           // Only a venue whose values change is rewritten, and returned (change sync).
-          .where(sql<boolean>`(venues.slug, venues.name, venues.address, venues.postal_code, venues.municipality, venues.latitude, venues.longitude) is distinct from (excluded.slug, excluded.name, excluded.address, excluded.postal_code, excluded.municipality, excluded.latitude, excluded.longitude)`),
+          .where(valuesDiffer('venues', UPDATED_COLUMNS)),
       )
       .returning('id')
       .execute();

@@ -1,4 +1,6 @@
 import type { Event } from '../../generated/schema-types.js';
+import { EVENT_FIELDS } from '../fields/calendar-fields.js';
+import { everyShownField } from '../fields/field-declaration.js';
 
 /**
  * The `occurrences` columns that only the database holds of what a node's date fields and its
@@ -17,50 +19,28 @@ type EventFieldName = Exclude<keyof Event, '__typename'>;
  * The date columns each Event field reads beyond the snapshot (src/schema/resolvers/Event.ts).
  * `null`: every column (the field shows whole dates: `repetitions` lists them with every Repetition
  * field; jsonLd reads most of the date). Typed over every field of the schema, like the event
- * columns' table (event-columns.ts).
+ * columns' table (event-columns.ts). The event's stored fields (src/fields/calendar-fields.ts) read none.
  */
 const DATE_COLUMNS_OF_FIELD: Record<EventFieldName, readonly DateColumn[] | null> = {
-  id: [],
-  event_slug: [],
+  ...everyShownField(EVENT_FIELDS, []),
   eventLink: [],
-  title_nb: [],
-  title_en: [],
-  desc_nb: [],
-  desc_en: [],
   startDate: [],
   endDate: [],
   startTime: ['start_time'],
   duration: ['duration'],
   categories: [],
-  mode: [],
-  tags: [],
   venue: [],
   organizers: [],
   images: [],
   repetitions: null,
-  ticketsInformation: [],
   prices: [],
   ticketsURL: ['tickets_url'],
   eventCancelled: [],
   eventSoldOut: [],
-  isSuperEvent: [],
-  superEventID: [],
-  featured: [],
-  minimumAge: [],
-  maximumAge: [],
-  ageRestriction: [],
-  cancellationPeriod: [],
-  views: [],
   publishingDate: [],
   ticketsFromDate: [],
   created_at: [],
   updated_at: [],
-  registrationEnabled: [],
-  availableTickets: [],
-  activeTickets: [],
-  maxBookingDate: [],
-  maxBookingTime: [],
-  paymentMethod: [],
   distanceKm: [],
   jsonLd: null,
 };

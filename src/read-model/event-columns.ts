@@ -1,57 +1,42 @@
 import type { Event } from '../../generated/schema-types.js';
 import type { EventFields } from '../db/database.js';
+import { EVENT_FIELDS } from '../fields/calendar-fields.js';
+import { shownColumns, type ShownName } from '../fields/field-declaration.js';
 
 export type EventColumn = keyof EventFields;
 type EventFieldName = Exclude<keyof Event, '__typename'>;
 
+// Fails to compile when a stored field is declared with an API name that `Event` does not have.
+type UnknownShownFields = Exclude<ShownName<typeof EVENT_FIELDS>, EventFieldName>;
+const everyShownFieldKnown: [UnknownShownFields] extends [never] ? true : UnknownShownFields = true;
+void everyShownFieldKnown;
+
 /**
  * The `events` columns each Event field reads (src/schema/resolvers/Event.ts): none for the fields
  * answered from the promoted date or the snapshot. `null`: every column (jsonLd reads most of the
- * event). Typed over every field of the schema, so a field added to `Event` does not compile until it
- * is listed here.
+ * event). The stored fields read their own column (src/fields/calendar-fields.ts). Typed over every
+ * field of the schema, so a field added to `Event` does not compile until it is declared or listed here.
  */
 const COLUMNS_OF_FIELD: Record<EventFieldName, readonly EventColumn[] | null> = {
-  id: [],
-  event_slug: ['slug'],
+  ...shownColumns(EVENT_FIELDS),
   eventLink: ['slug'],
-  title_nb: ['title_nb'],
-  title_en: ['title_en'],
-  desc_nb: ['desc_nb'],
-  desc_en: ['desc_en'],
   startDate: [],
   endDate: [],
   startTime: [],
   duration: [],
   categories: [],
-  mode: ['mode'],
-  tags: ['tags'],
   venue: [],
   organizers: [],
   images: ['images'],
   repetitions: [],
-  ticketsInformation: ['tickets_information'],
   prices: ['prices'],
   ticketsURL: [],
   eventCancelled: [],
   eventSoldOut: [],
-  isSuperEvent: ['is_super_event'],
-  superEventID: ['super_event_id'],
-  featured: ['featured'],
-  minimumAge: ['minimum_age'],
-  maximumAge: ['maximum_age'],
-  ageRestriction: ['age_restriction'],
-  cancellationPeriod: ['cancellation_period'],
-  views: ['views'],
   publishingDate: ['publishing_date'],
   ticketsFromDate: ['tickets_from_date'],
   created_at: ['created_at'],
   updated_at: ['updated_at'],
-  registrationEnabled: ['registration_enabled'],
-  availableTickets: ['available_tickets'],
-  activeTickets: ['active_tickets'],
-  maxBookingDate: ['max_booking_date'],
-  maxBookingTime: ['max_booking_time'],
-  paymentMethod: ['payment_method'],
   distanceKm: [],
   jsonLd: null,
 };

@@ -1,17 +1,17 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, EventFields, EventRecord } from '../db/database.js';
+import { EVENT_FIELDS as STORED_EVENT_FIELDS } from '../fields/calendar-fields.js';
+import { storedColumns } from '../fields/field-declaration.js';
 import type { CalendarSnapshot } from './calendar-snapshot.js';
 import type { EventColumn } from './event-columns.js';
 import { RecordStatements } from './record-statements.js';
 
 /** Every column of `events` but `search_text` (the descriptions again, folded): never shown. */
 const EVENT_FIELDS = [
-  'id', 'slug', 'title_nb', 'title_en', 'desc_nb', 'desc_en', 'mode', 'tags', 'venue_id', 'is_super_event',
-  'super_event_id', 'featured', 'featured_special_event', 'tickets_information', 'tickets_url', 'prices', 'images',
-  'event_cancelled', 'event_sold_out', 'minimum_age', 'maximum_age', 'age_restriction', 'cancellation_period', 'views',
-  'publishing_date', 'tickets_from_date', 'created_at', 'updated_at', 'registration_enabled', 'available_tickets',
-  'active_tickets', 'max_booking_date', 'max_booking_time', 'payment_method', 'last_ends_at',
-] as const satisfies readonly (keyof EventFields)[];
+  ...storedColumns(STORED_EVENT_FIELDS),
+  ...(['venue_id', 'tickets_url', 'prices', 'images', 'event_cancelled', 'event_sold_out', 'publishing_date', 'tickets_from_date',
+    'created_at', 'updated_at', 'last_ends_at'] as const),
+] satisfies readonly (keyof EventFields)[];
 
 // Fails to compile when a column is added to `events` but not to the list above.
 type MissingEventFields = Exclude<keyof EventFields, (typeof EVENT_FIELDS)[number]>;

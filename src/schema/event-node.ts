@@ -1,5 +1,7 @@
 import type { OrganizerRow } from '../db/database.js';
 import { formatOsloTimestamp } from '../domain/oslo-time.js';
+import { EVENT_FIELDS } from '../fields/calendar-fields.js';
+import { shownGetters } from '../fields/field-declaration.js';
 import type { CalendarNode } from '../read-model/calendar-reader.js';
 
 /** A stored instant as a Date: records read from the snapshot hold Dates already (no copy made). */
@@ -16,29 +18,15 @@ const optionalTimestamp = (value: Date | string | null): string | null => (value
  * which also checks these getters against the generated types (not here: those types import this
  * model, and a check here would make the two import each other).
  *
- * Date fields come from the promoted date (`node.occurrence`), the rest from the event.
+ * Date fields come from the promoted date (`node.occurrence`), the rest from the event. The stored
+ * fields (src/fields/calendar-fields.ts) are the base class's getters, one per declaration, each reading
+ * its column of the event.
  */
-export class EventNode {
-  constructor(readonly node: CalendarNode) {}
+export class EventNode extends shownGetters(EVENT_FIELDS, (self: { readonly node: CalendarNode }) => self.node.event) {
+  constructor(readonly node: CalendarNode) {
+    super();
+  }
 
-  get id() {
-    return this.node.event.id;
-  }
-  get event_slug() {
-    return this.node.event.slug;
-  }
-  get title_nb() {
-    return this.node.event.title_nb;
-  }
-  get title_en() {
-    return this.node.event.title_en;
-  }
-  get desc_nb() {
-    return this.node.event.desc_nb;
-  }
-  get desc_en() {
-    return this.node.event.desc_en;
-  }
   get startDate() {
     return formatOsloTimestamp(asDate(this.node.occurrence.start_at));
   }
@@ -55,12 +43,6 @@ export class EventNode {
   }
   get categories() {
     return this.node.event.category_ids;
-  }
-  get mode() {
-    return this.node.event.mode;
-  }
-  get tags() {
-    return this.node.event.tags;
   }
   /** From the node's own snapshot, without a promise per node (a whole-world area answer has thousands). */
   get venue() {
@@ -79,9 +61,6 @@ export class EventNode {
   get images() {
     return this.node.event.images;
   }
-  get ticketsInformation() {
-    return this.node.event.tickets_information;
-  }
   /** Not promoted (rule 5): a date's own prices show on its Repetition; the event's are the event's. */
   get prices() {
     return this.node.event.prices;
@@ -95,30 +74,6 @@ export class EventNode {
   get eventSoldOut() {
     return this.node.occurrence.sold_out;
   }
-  get isSuperEvent() {
-    return this.node.event.is_super_event;
-  }
-  get superEventID() {
-    return this.node.event.super_event_id;
-  }
-  get featured() {
-    return this.node.event.featured;
-  }
-  get minimumAge() {
-    return this.node.event.minimum_age;
-  }
-  get maximumAge() {
-    return this.node.event.maximum_age;
-  }
-  get ageRestriction() {
-    return this.node.event.age_restriction;
-  }
-  get cancellationPeriod() {
-    return this.node.event.cancellation_period;
-  }
-  get views() {
-    return this.node.event.views;
-  }
   get publishingDate() {
     return optionalTimestamp(this.node.event.publishing_date);
   }
@@ -130,24 +85,6 @@ export class EventNode {
   }
   get updated_at() {
     return new Date(this.node.event.updated_at).toISOString();
-  }
-  get registrationEnabled() {
-    return this.node.event.registration_enabled;
-  }
-  get availableTickets() {
-    return this.node.event.available_tickets;
-  }
-  get activeTickets() {
-    return this.node.event.active_tickets;
-  }
-  get maxBookingDate() {
-    return this.node.event.max_booking_date;
-  }
-  get maxBookingTime() {
-    return this.node.event.max_booking_time;
-  }
-  get paymentMethod() {
-    return this.node.event.payment_method;
   }
   get distanceKm() {
     return this.node.distanceKm;

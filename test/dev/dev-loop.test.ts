@@ -91,7 +91,7 @@ describe('npm run dev: the running service takes in each save', () => {
   });
 
   it('serves a resolver saved, within the same process', async () => {
-    const mark = save('src/schema/resolvers/Venue.ts', (text) => text.replace('postalCode: (v) => v.postal_code,', 'postalCode: (v) => (v.postal_code == null ? null : `NO-${v.postal_code}`),'));
+    const mark = save('src/schema/resolvers/Venue.ts', (text) => text.replace('  ...renamedFieldResolvers(VENUE_FIELDS),\n', '  ...renamedFieldResolvers(VENUE_FIELDS),\n  postalCode: (v) => (v.postal_code == null ? null : `NO-${v.postal_code}`),\n'));
     expect(await lineAfter(mark, /Venue\.ts: served in \d+ ms/)).toMatch(/\(\d+ modules reloaded\)/);
     const { data } = await query('{ venues { postalCode } }');
     const codes = (data?.venues as { postalCode: string | null }[]).map((v) => v.postalCode).filter((code) => code !== null);

@@ -71,16 +71,17 @@ describe(`import: the change log of change sync (${databaseLabel})`, () => {
     await importCalendar(database, calendarWith(baseEvents()));
     const stored = new Map((await changeLog()).map((r) => [r.event_id, r.content_hash]));
     // The next release's format, with a field none of these events sets (filled in with its default on parsing).
-    const grown = EventSchema.extend({ organizerNote: z.string().nullable().default(null) });
+    expect(EventSchema.shape).not.toHaveProperty('doorsOpen');
+    const grown = EventSchema.extend({ doorsOpen: z.string().nullable().default(null) });
     for (const raw of baseEvents()) {
       const parsed = grown.parse(raw);
-      expect(parsed.organizerNote).toBeNull();
+      expect(parsed.doorsOpen).toBeNull();
       expect(eventDigest(parsed, grown)).toBe(stored.get(raw.id));
       // What the digest was before the canonical form: it moved with every new field.
       expect(legacyEventDigest(parsed)).not.toBe(legacyEventDigest(EventSchema.parse(raw)));
     }
     // And a value other than the default is a change.
-    const noted = grown.parse({ ...baseEvents()[0], organizerNote: 'Dørene åpner 19:00' });
+    const noted = grown.parse({ ...baseEvents()[0], doorsOpen: '19:00' });
     expect(eventDigest(noted, grown)).not.toBe(stored.get(noted.id));
   });
 
