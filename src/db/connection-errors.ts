@@ -59,6 +59,27 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   });
 }
 
+/** Why a connection that was open was lost, as metrics label it. */
+export type ConnectionLossReason = 'admin_shutdown' | 'crash_shutdown' | 'socket_reset' | 'connection_terminated';
+
+/**
+ * Why `error` says the statement's connection is gone while the server may well be up: its backend was
+ * terminated (57P01: `pg_terminate_backend`, a pooler or a managed database's maintenance; 57P02:
+ * another backend crashed), or the socket was reset or closed under it. A fresh connection may answer
+ * at once; undefined for every other failure (a refused connection, a timeout, a bad statement).
+ */
+export function connectionLossReason(error: unknown): ConnectionLossReason | undefined {
+  for (const e of causes(error)) {
+    const code = codeOf(e);
+    if (code === '57P01') return 'admin_shutdown';
+    if (code === '57P02') return 'crash_shutdown';
+    if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED') return 'socket_reset';
+    const message = e instanceof Error ? e.message : '';
+    if (message.includes('Connection terminated') || message.includes('is not queryable')) return 'connection_terminated';
+  }
+  return undefined;
+}
+
 /** Whether connecting failed in a way that retrying cannot fix (credentials, database name, host name). */
 export function isPermanentConnectionError(error: unknown): boolean {
   return causes(error).some((e) => {

@@ -54,10 +54,12 @@ export async function listenForDataVersions(
     client = null;
     broken.removeAllListeners('end');
     void broken.end().catch(() => undefined);
-    schedule();
+    // At once: a terminated backend (a DBA, a pooler restarting) leaves the server up, and notices
+    // sent before the new LISTEN are missed (onReconnect reads the version they would have told).
+    schedule(0);
   };
 
-  const schedule = (): void => {
+  const schedule = (wait = delayMs): void => {
     if (stopped) return;
     retry = setTimeout(() => {
       open().then(
@@ -68,7 +70,7 @@ export async function listenForDataVersions(
           schedule();
         },
       );
-    }, delayMs);
+    }, wait);
     retry.unref();
   };
 

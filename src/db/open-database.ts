@@ -17,6 +17,7 @@ import type { PoolStats } from '../telemetry/metrics.js';
 import { migrations } from './migrations/index.js';
 import { PGliteThread } from './pglite-thread.js';
 import { ReadReplicas } from './read-replicas.js';
+import { RetryingPool } from './retrying-pool.js';
 import { createServerProbe, latestAppliedMigration, PROBE_TIMEOUT_MS, type DatabaseProbe } from './server-probe.js';
 
 export interface DatabaseOptions {
@@ -126,15 +127,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       keepAliveInitialDelayMillis: 10_000,
     };
     const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10, connectionTimeoutMillis: options.acquireTimeoutMs ?? 2000 });
+    // Reads retried on a fresh connection when theirs is lost (retrying-pool.ts): a terminated
+    // backend is not an outage. Only a connection that cannot be made, or a read that fails on a
+    // fresh one, reports a failure to `health` (through the request that gets the 503).
+    const requests = new RetryingPool(pool);
     // Without a listener an idle connection's error (the server restarting, a terminated backend)
     // is an unhandled 'error' event that ends the process. pg-pool has already dropped the client.
-    pool.on('error', (error) => health.reportFailure(error));
+    pool.on('error', (error) => {
+      requests.idleLost(error);
+      options.logger?.debug({ reason: describeDatabaseError(error) }, 'idle database connection lost');
+    });
     pool.on('connect', (client) => {
       health.reportSuccess();
       // pg-pool listens for errors only while a client is idle: one checked out (between the
       // statements of a request or a transaction) would otherwise emit an unhandled 'error'. Its
       // statements fail on their own, and the pool drops it when it is released.
-      client.on('error', (error) => health.reportFailure(error));
+      client.on('error', () => requests.checkedOutLost());
     });
     // The probe's own connection, so readiness never waits behind requests for a pool slot.
     const primaryProbe = createServerProbe(connection, () => health.reportSuccess());
@@ -145,7 +153,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       // A read-only database cannot create it; without it, the schema check at start says what is missing.
       if (schema !== 'public' && !readOnly && (options.createSchema ?? true)) await createSchemaIfMissing(pool, schema);
       await checkSearchPath(pool, schema);
-      const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...statementSpans({ driver: 'postgres', schema, url: options.url }) });
+      const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: requests }), ...statementSpans({ driver: 'postgres', schema, url: options.url }) });
       const readUrls = options.readUrls ?? [];
       if (readUrls.length > 0) {
         replicas = new ReadReplicas(readUrls, {
@@ -160,7 +168,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       }
       const reading = replicas;
       const readDb = reading
-        ? new Kysely<Database>({ dialect: new PostgresDialect({ pool: reading }), ...statementSpans({ driver: 'postgres', schema, url: readUrls[0] }) })
+        ? new Kysely<Database>({ dialect: new PostgresDialect({ pool: new RetryingPool(reading) }), ...statementSpans({ driver: 'postgres', schema, url: readUrls[0] }) })
         : db;
       // Readiness is about what answers requests: the replicas when reads go there.
       const probe = sharedWhileRunning(reading ? () => reading.probe() : primaryProbe.probeOnce);

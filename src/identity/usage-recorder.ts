@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isDatabaseUnavailable } from '../db/connection-errors.js';
+import { connectionLossReason, describeDatabaseError, isDatabaseUnavailable } from '../db/connection-errors.js';
 import type { Database } from '../db/database.js';
 import type { DatabaseHealth } from '../db/database-health.js';
 import { addDeprecatedUses, type DeprecatedUseCount } from '../db/repositories/deprecated-uses.js';
@@ -228,7 +228,9 @@ export class UsageRecorder {
 
   private writeFailed(error: unknown, rows: number, what: string): void {
     countUsageFlushFailure();
-    if (isDatabaseUnavailable(error) && this.options.databaseHealth) this.options.databaseHealth.reportFailure(error);
+    // A lost connection (a terminated backend): the counts are kept, and the next flush takes a fresh one.
+    if (connectionLossReason(error) !== undefined) this.options.logger.debug({ reason: describeDatabaseError(error), rows }, what);
+    else if (isDatabaseUnavailable(error) && this.options.databaseHealth) this.options.databaseHealth.reportFailure(error);
     else this.options.logger.warn({ err: error, rows }, what);
   }
 }

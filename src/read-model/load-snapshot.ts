@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { connectionLossReason } from '../db/connection-errors.js';
 import type { Database } from '../db/database.js';
 import { eventIndexOf, type CalendarSnapshot, type SnapshotCatalogue } from './calendar-snapshot.js';
 import { readChangesSince, type ChangesSince } from './changes-since.js';
@@ -15,9 +16,24 @@ import { readDates } from './read-snapshot-dates.js';
  */
 export const RETAINED_ENDED_MS = 24 * 60 * 60 * 1000;
 
-/** Runs `work` in one read-only repeatable-read transaction: one consistent view of every table, one data version. */
-function inOneView<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-  return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work);
+/** Times a view is read again whole when its connection is lost under it (a terminated backend, a reset socket). */
+const VIEW_RETRIES = 2;
+
+/**
+ * Runs `work` in one read-only repeatable-read transaction: one consistent view of every table, one
+ * data version. A transaction whose connection is lost (db/connection-errors.ts: the database may answer
+ * a fresh one at once) is read again whole, on a fresh connection: it only reads, so `work` must keep
+ * what it builds inside itself. Before, the build failed and the node stayed on its old version until
+ * the next notice or poll found the new one again.
+ */
+async function inOneView<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work);
+    } catch (error) {
+      if (attempt >= VIEW_RETRIES || connectionLossReason(error) === undefined) throw error;
+    }
+  }
 }
 
 /**
@@ -40,8 +56,8 @@ export async function loadSnapshotSince(
   previous: Pick<CalendarSnapshot, 'version' | 'changeLog'> | null,
 ): Promise<{ snapshot: CalendarSnapshot; changes: ChangesSince | null }> {
   const cutoff = new Date(now.getTime() - RETAINED_ENDED_MS);
-  const suggestions = new SuggestionIndexBuilder();
   const read = await inOneView(db, async (trx) => {
+    const suggestions = new SuggestionIndexBuilder();
     const { version } = await trx.selectFrom('calendar_state').select('version').executeTakeFirstOrThrow();
     const occurrencesUpTo = await highestOccurrenceId(trx);
     const catalogue = await readCatalogue(trx);
@@ -53,10 +69,10 @@ export async function loadSnapshotSince(
     const extended = fromPrevious ? await extendSnapshotChangeLog(trx, previous.changeLog, previous.version, eventIds, events.eventIndex) : null;
     const changeLog = extended ? extended.log : await readSnapshotChangeLog(trx, eventIds, events.eventIndex);
     const changes = extended ? extended.changes : previous && (await readChangesSince(trx, previous.version));
-    return { version: String(version), columns: { ...catalogue.snapshot, ...events.snapshot, ...dates, occurrencesUpTo }, changeLog, readOrder: events.readOrder, changes };
+    return { version: String(version), columns: { ...catalogue.snapshot, ...events.snapshot, ...dates, occurrencesUpTo }, changeLog, readOrder: events.readOrder, changes, suggestions };
   });
   // Built once the transaction is over: it reads nothing more.
-  const snapshot = { version: read.version, ...read.columns, changeLog: read.changeLog, suggestions: suggestions.build(read.columns, read.readOrder, cutoff.getTime()) };
+  const snapshot = { version: read.version, ...read.columns, changeLog: read.changeLog, suggestions: read.suggestions.build(read.columns, read.readOrder, cutoff.getTime()) };
   return { snapshot, changes: read.changes };
 }
 
@@ -83,8 +99,8 @@ export async function loadLayeredSnapshot(
 ): Promise<{ layered: LayeredSnapshot; changes: ChangesSince; changedSinceFull: number } | { fallback: LayeredFallback }> {
   const full = previous.full;
   const cutoff = new Date(full.suggestions.publishingHorizon);
-  const suggestions = new SuggestionIndexBuilder();
   const read = await inOneView(db, async (trx) => {
+    const suggestions = new SuggestionIndexBuilder();
     const { version: read } = await trx.selectFrom('calendar_state').select('version').executeTakeFirstOrThrow();
     const version = String(read);
     if (BigInt(version) < BigInt(previous.version)) return { kind: 'fallback' as const, fallback: 'older-version' as const };
@@ -105,7 +121,7 @@ export async function loadLayeredSnapshot(
     const layered = await layerSnapshotChangeLog(trx, full.changeLog, full.version, previous.version, eventIds, events.eventIndex);
     const changeLog = layered ? layered.log : await readSnapshotChangeLog(trx, eventIds, events.eventIndex);
     const changes = layered ? layered.changes : await readChangesSince(trx, previous.version);
-    return { kind: 'read' as const, version, ids: changed, columns: { ...events.snapshot, ...dates, occurrencesUpTo }, changeLog, readOrder: events.readOrder, changes };
+    return { kind: 'read' as const, version, ids: changed, columns: { ...events.snapshot, ...dates, occurrencesUpTo }, changeLog, readOrder: events.readOrder, changes, suggestions };
   });
   if (read.kind === 'fallback') return { fallback: read.fallback };
   if (read.kind === 'same') return { layered: previous, changes: { since: previous.version, changedEvents: 0, removedEvents: 0 }, changedSinceFull: 0 };
@@ -116,7 +132,7 @@ export async function loadLayeredSnapshot(
     version: read.version,
     ...columns,
     changeLog: read.changeLog,
-    suggestions: suggestions.build(columns, read.readOrder, cutoff.getTime()),
+    suggestions: read.suggestions.build(columns, read.readOrder, cutoff.getTime()),
   };
   const masked: number[] = [];
   for (const id of read.ids) {

@@ -258,6 +258,28 @@ poolGauge('calendar_db_pool_idle_connections', 'Idle connections in the request 
 poolGauge('calendar_db_pool_waiting_requests', 'Requests waiting for a pool connection (over 0 for long: the pool is too small or the database too slow).', (s) => s.waiting);
 poolGauge('calendar_db_pool_max_connections', 'Configured size of the request pool (DATABASE_POOL_SIZE).', (s) => s.max);
 
+const databaseReadsRetried = new Counter({
+  name: 'calendar_db_reads_retried_total',
+  help: 'Reads retried on a fresh connection because theirs was lost (a terminated backend, a reset socket), by reason.',
+  labelNames: ['reason'] as const,
+  registers: [metricsRegistry],
+});
+
+const databaseConnectionsDropped = new Counter({
+  name: 'calendar_db_connections_dropped_total',
+  help: 'Pool connections dropped as lost, by reason: lost under a statement or while idle, or opened before a loss and dropped unused (`opened_before_loss`).',
+  labelNames: ['reason'] as const,
+  registers: [metricsRegistry],
+});
+
+export function countDatabaseReadRetried(reason: string): void {
+  databaseReadsRetried.inc({ reason });
+}
+
+export function countDatabaseConnectionDropped(reason: string): void {
+  databaseConnectionsDropped.inc({ reason });
+}
+
 /** Counts a database handle's pools while the service runs; returns the function that stops it. */
 export function watchPools(stats: () => PoolStats[]): () => void {
   pools.add(stats);
