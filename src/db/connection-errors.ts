@@ -75,7 +75,8 @@ export function connectionLossReason(error: unknown): ConnectionLossReason | und
     if (code === '57P02') return 'crash_shutdown';
     if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED') return 'socket_reset';
     const message = e instanceof Error ? e.message : '';
-    if (message.includes('Connection terminated') || message.includes('is not queryable')) return 'connection_terminated';
+    // Not pg's "Connection terminated due to connection timeout": a database that does not answer is an outage.
+    if ((message.includes('Connection terminated') && !message.includes('timeout')) || message.includes('is not queryable')) return 'connection_terminated';
   }
   return undefined;
 }

@@ -11,10 +11,12 @@ export interface ConnectionSource {
   readonly Client?: typeof pg.Client;
 }
 
-/** Retries after the first attempt; a read that fails so on fresh connections this often is the database's failure. */
-const RETRIES = 2;
-/** Waits before each retry: at once on a fresh connection, then a moment later (a pooler restarting). */
-const RETRY_DELAYS_MS = [0, 100];
+/**
+ * Waits before each retry: at once on a fresh connection, then twice as long each time (a pooler
+ * restarting, sessions terminated again and again): under 0.8 s in all, well within a request's deadline.
+ * A read that loses its connection this often is the database's failure.
+ */
+const RETRY_DELAYS_MS = [0, 25, 50, 100, 200, 400];
 /** A statement that only reads, and so may run again: what Kysely compiles for a select, and raw selects. */
 const READ_STATEMENT = /^\s*\(?\s*select\b/i;
 const TRANSACTION_START = /^\s*(begin|start\s+transaction)\b/i;
@@ -26,8 +28,9 @@ const TRANSACTION_END = /^\s*(commit|rollback|end|abort)\b/i;
  * database, which may answer a fresh connection at once; before, it answered its request 503.
  *
  * - A read (a single `select` outside a transaction) whose connection is lost is run again on a fresh
- *   connection, up to twice, at once and then after 100 ms (within the request's own deadline: the
- *   pool's acquire timeout bounds each wait). A write, or a statement inside a transaction, is never
+ *   connection, up to six times, at once and then after 25, 50, 100, 200 and 400 ms (within the request's own
+ *   deadline: the pool's acquire timeout bounds each wait); so is taking a connection for it, when the
+ *   new one is terminated while it is made. A write, or a statement inside a transaction, is never
  *   repeated here: its failure is its caller's (the read model re-reads its transaction whole, the
  *   usage counters keep their counts for the next batch).
  * - The connection that failed is destroyed, not returned. A loss rarely comes alone (a
@@ -64,7 +67,28 @@ export class RetryingPool implements ConnectionSource {
   }
 
   async connect(): Promise<pg.PoolClient> {
-    return new RetryingClient(this, await this.freshClient()) as unknown as pg.PoolClient;
+    return new RetryingClient(this, await this.retryingLosses(() => this.freshClient())) as unknown as pg.PoolClient;
+  }
+
+  /**
+   * `attempt` again while it fails for a lost connection (a new one terminated while it was being made, a
+   * statement's), after each of RETRY_DELAYS_MS; `lost` is told of each loss first. Any other failure (a
+   * refused connection: the database is down) is thrown at once.
+   */
+  async retryingLosses<T>(attempt: () => Promise<T>, lost?: (error: Error, reason: ConnectionLossReason) => void): Promise<T> {
+    for (let retry = 0; ; retry++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        const reason = connectionLossReason(error);
+        if (reason === undefined || retry >= RETRY_DELAYS_MS.length || !(error instanceof Error)) throw error;
+        if (lost) lost(error, reason);
+        else this.lostUnder(reason);
+        countDatabaseReadRetried(reason);
+        const delay = RETRY_DELAYS_MS[retry]!;
+        if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
   }
 
   end(): Promise<void> {
@@ -133,24 +157,20 @@ class RetryingClient {
     });
   }
 
-  private async read(text: string, values: unknown[] | undefined): Promise<pg.QueryResult> {
-    for (let attempt = 0; ; attempt++) {
-      const client = this.current();
-      try {
-        return await client.query(text, values);
-      } catch (error) {
-        const reason = connectionLossReason(error);
-        if (reason === undefined || attempt >= RETRIES || !(error instanceof Error)) throw error;
-        this.client = undefined;
+  private read(text: string, values: unknown[] | undefined): Promise<pg.QueryResult> {
+    return this.pool.retryingLosses(
+      async () => {
+        // After a loss: a fresh client. Connecting fails at once when the database is down: an outage, a 503.
+        this.client ??= await this.pool.freshClient();
+        return this.client.query(text, values);
+      },
+      (error, reason) => {
         this.pool.lostUnder(reason);
-        client.release(error);
-        countDatabaseReadRetried(reason);
-        const delay = RETRY_DELAYS_MS[attempt] ?? 0;
-        if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-        // Throws when no connection can be made: an outage, answered 503 by the caller.
-        this.client = await this.pool.freshClient();
-      }
-    }
+        const client = this.client;
+        this.client = undefined;
+        client?.release(error);
+      },
+    );
   }
 
   release(error?: Error | boolean): void {
