@@ -82,9 +82,13 @@ export class RetryingPool implements ConnectionSource {
       } catch (error) {
         const reason = connectionLossReason(error);
         if (reason === undefined || retry >= RETRY_DELAYS_MS.length || !(error instanceof Error)) throw error;
-        if (lost) lost(error, reason);
-        else this.lostUnder(reason);
-        countDatabaseReadRetried(reason);
+        // A read's retry is counted as one; a checkout's (nothing was sent yet) only as the connection it lost.
+        if (lost) {
+          lost(error, reason);
+          countDatabaseReadRetried(reason);
+        } else {
+          this.lostUnder(reason);
+        }
         const delay = RETRY_DELAYS_MS[retry]!;
         if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
       }

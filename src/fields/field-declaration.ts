@@ -74,8 +74,21 @@ export type RecordShape<R extends RecordDeclaration, Own extends Record<OwnKeys<
   [K in keyof R]: R[K] extends StoredField ? R[K]['input'] : K extends keyof Own ? Own[K] : never;
 };
 
-function storedEntries<R extends RecordDeclaration>(record: R): [string, StoredField][] {
-  return Object.entries(record).filter((entry): entry is [string, StoredField] => entry[1].kind === 'stored');
+const entriesOf = new WeakMap<RecordDeclaration, { all: [string, FieldDeclaration][]; stored: [string, StoredField][] }>();
+
+/** A declaration's entries, listed once (the writer and the export go through them for every record). */
+function entries(record: RecordDeclaration): { all: [string, FieldDeclaration][]; stored: [string, StoredField][] } {
+  let listed = entriesOf.get(record);
+  if (!listed) {
+    const all = Object.entries(record);
+    listed = { all, stored: all.filter((entry): entry is [string, StoredField] => entry[1].kind === 'stored') };
+    entriesOf.set(record, listed);
+  }
+  return listed;
+}
+
+function storedEntries(record: RecordDeclaration): [string, StoredField][] {
+  return entries(record).stored;
 }
 
 /** The shape for `z.strictObject`: a stored field's input, or `own[key]` for a key with rules of its own. */
@@ -160,7 +173,7 @@ export function exportedRecord<R extends RecordDeclaration, Input extends object
   own: { [K in OwnKeys<R> & keyof Input]-?: Input[K] | undefined },
 ): Input {
   const exported: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(record)) {
+  for (const [key, field] of entries(record).all) {
     const value = field.kind === 'stored' ? (row as Record<string, unknown>)[field.column] : (own as Record<string, unknown>)[key];
     if (value === undefined || (field.kind === 'stored' && isDefaultValue(field.input, value))) continue;
     exported[key] = value;
