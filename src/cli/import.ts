@@ -13,8 +13,12 @@ export function formatImportSummary(summary: ImportSummary, milliseconds: number
     `${summary.events} events (${summary.occurrences} dates)`,
     `${summary.apiKeys} API keys`,
   ];
+  const { addedEvents, changedEvents, unchangedEvents, removedEvents } = summary;
   const extra = [
-    summary.removedEvents > 0 ? `removed ${summary.removedEvents} events not in the file` : null,
+    // What the import did with the events: a whole feed imported again writes only what differs.
+    summary.events > 0 || removedEvents > 0
+      ? `events ${addedEvents} added, ${changedEvents} changed, ${unchangedEvents} unchanged, ${removedEvents} removed${removedEvents > 0 ? ' (not in the file)' : ''}`
+      : null,
     summary.retiredCategories > 0 ? `retired ${summary.retiredCategories} categories` : null,
   ].filter((p): p is string => p !== null);
   const seconds = (milliseconds / 1000).toFixed(1);

@@ -4,7 +4,6 @@ import {
   purgeOldTombstones,
   recordCatalogueChanges,
   recordCategoryRetirement,
-  olderDigests,
   recordWrittenEvents,
   removeEventsNotListed,
   rewriteDigests,
@@ -19,10 +18,10 @@ import type {
   CalendarRetiredCategory,
   CalendarVenue,
 } from './import-format.js';
-import { CURRENT_DIGEST_PREFIX, eventDigest, legacyEventDigest } from './event-digest.js';
 import { parkTakenSlugs } from './park-taken-slugs.js';
 import { prepareEventBatch, type PreparedBatch } from './prepare-event-batch.js';
 import { retireCategory } from './retire-category.js';
+import { compareWithStored } from './stored-digests.js';
 import { upsertApiKeys } from './upsert-api-keys.js';
 import { upsertCategories } from './upsert-categories.js';
 import { upsertOrganizers } from './upsert-organizers.js';
@@ -30,14 +29,21 @@ import { upsertVenues } from './upsert-venues.js';
 import { WaitingEvents, type WaitingEvent } from './waiting-events.js';
 import { WriteQueue } from './write-queue.js';
 
-/** What one import wrote. */
+/** What one import listed, and what it did with the events. */
 export interface ImportSummary {
   categories: number;
   venues: number;
   organizers: number;
+  /** Events the file lists (each one added, changed or unchanged), and their dates. */
   events: number;
   occurrences: number;
   apiKeys: number;
+  /** Listed events the database did not hold: written. */
+  addedEvents: number;
+  /** Listed events the database held with another digest (another record): written, announced in the change log. */
+  changedEvents: number;
+  /** Listed events the database held as they are (the same digest): not written, their rows and change-log place kept. */
+  unchangedEvents: number;
   /** Events deleted because `--replace` was given and the file does not list them. */
   removedEvents: number;
   retiredCategories: number;
@@ -87,6 +93,9 @@ export class CalendarWriter {
     events: 0,
     occurrences: 0,
     apiKeys: 0,
+    addedEvents: 0,
+    changedEvents: 0,
+    unchangedEvents: 0,
     removedEvents: 0,
     retiredCategories: 0,
   };
@@ -145,8 +154,9 @@ export class CalendarWriter {
 
   /**
    * Events whose venue or organizer may still come later in the file wait (WaitingEvents), unless
-   * the foreign keys are off for a first bulk load. The rows of the others are prepared at once,
-   * while the database still writes the previous batch.
+   * the foreign keys are off for a first bulk load. The rows of a batch of new events are prepared at
+   * once, while the database still writes the previous batch; a batch holding stored events is
+   * prepared once compared with what is stored (only what differs is written).
    */
   writeEvents(batch: readonly CheckedEvent[]): void {
     if (batch.length === 0) return;
@@ -161,23 +171,30 @@ export class CalendarWriter {
     const ready = waiting.length === 0 ? batch : batch.filter((e) => !e.waits);
     if (waiting.length > 0) this.queue.enqueue(() => this.waiting.park(waiting));
     if (ready.length > 0) {
-      const prepared = prepareEventBatch(ready);
+      const prepared = ready.some((e) => e.stored) ? null : prepareEventBatch(ready);
       this.queue.enqueue(() => this.runEventBatch(ready, prepared));
     }
   }
 
-  private async runEventBatch(batch: readonly WaitingEvent[], prepared: PreparedBatch): Promise<void> {
-    if (this.options.heldRows.events) await parkTakenSlugs(this.trx, 'events', batch.map((e) => e.event));
-    for (const statement of prepared.statements) await statement.execute(this.trx);
-    const written = batch.map((e) => ({ id: e.event.id, hash: eventDigest(e.event) }));
-    // Digests an earlier release stored: the same record's are rewritten in the current form first, so that
-    // the event is not marked changed (none left once each event was imported again: one indexed lookup).
-    const older = await olderDigests(this.trx, written.map((e) => e.id), CURRENT_DIGEST_PREFIX);
-    if (older.size > 0) await rewriteDigests(this.trx, batch.flatMap((e, i) => (older.get(e.event.id) === legacyEventDigest(e.event) ? [written[i]!] : [])));
-    await recordWrittenEvents(this.trx, this.options.changeVersion, written);
-    this.summary.events += prepared.events;
-    this.summary.occurrences += prepared.occurrences;
-    this.options.onEventsWritten?.(this.summary.events);
+  /** Writes the batch's new and changed events (`prepared`: the whole batch's statements, when made ahead). */
+  private async runEventBatch(batch: readonly WaitingEvent[], prepared: PreparedBatch | null): Promise<void> {
+    const compared = await compareWithStored(this.trx, batch);
+    const { write } = compared;
+    if (write.length > 0) {
+      if (this.options.heldRows.events) await parkTakenSlugs(this.trx, 'events', write.map((e) => e.event));
+      const statements = prepared !== null && write.length === batch.length ? prepared.statements : prepareEventBatch(write).statements;
+      for (const statement of statements) await statement.execute(this.trx);
+    }
+    // Digests an earlier release stored for the same records: rewritten in the current form, versions kept.
+    await rewriteDigests(this.trx, compared.rewritten);
+    await recordWrittenEvents(this.trx, this.options.changeVersion, compared.digests);
+    const summary = this.summary;
+    summary.events += batch.length;
+    for (const { event } of batch) summary.occurrences += event.dates.length;
+    summary.addedEvents += compared.added;
+    summary.changedEvents += compared.changed;
+    summary.unchangedEvents += compared.unchanged;
+    this.options.onEventsWritten?.(summary.events);
   }
 
   /** Writes what only the end of the file completes, then everything derived from the data. */
@@ -201,9 +218,14 @@ export class CalendarWriter {
     this.summary.categories += categories.length;
   }
 
+  /** Listed events written (added or changed) so far. */
+  private eventsWritten(): number {
+    return this.summary.addedEvents + this.summary.changedEvents;
+  }
+
   /** The events that waited for a later venue or organizer, now that every one is written. */
   private async writeWaitingEvents(): Promise<void> {
-    for await (const batch of this.waiting.batches()) await this.runEventBatch(batch, prepareEventBatch(batch));
+    for await (const batch of this.waiting.batches()) await this.runEventBatch(batch, null);
   }
 
   /** `--replace`: only a table that held events before the import can hold events the file does not list. */
@@ -237,7 +259,7 @@ export class CalendarWriter {
    * import leaves it as it was).
    */
   private async refreshSearchWords(): Promise<void> {
-    if (this.summary.events > 0 || this.summary.removedEvents > 0) await sql`refresh materialized view search_words`.execute(this.trx);
+    if (this.eventsWritten() > 0 || this.summary.removedEvents > 0) await sql`refresh materialized view search_words`.execute(this.trx);
   }
 
   /** Change sync: events of changed venues and organizers changed too; old tombstones go. */
@@ -258,7 +280,7 @@ export class CalendarWriter {
 
   /** Fresh planner statistics after a large load: PGlite runs no autovacuum to gather them. */
   private async analyzeAfterBulkLoad(): Promise<void> {
-    if (this.summary.events < BULK_LOAD_EVENTS) return;
+    if (this.eventsWritten() < BULK_LOAD_EVENTS) return;
     await sql`analyze ${sql.join(BULK_TABLES.map((t) => sql.table(t)))}`.execute(this.trx);
     await sql`analyze event_changes`.execute(this.trx);
   }

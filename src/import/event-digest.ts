@@ -1,19 +1,29 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { osloWallClock } from '../domain/oslo-time.js';
 import { defaultTest } from '../fields/field-declaration.js';
-import { EventSchema, type CalendarEvent } from './import-format.js';
+import { EventSchema, readImportTimestamp, type CalendarEvent, type CalendarEventDate } from './import-format.js';
 
 /*
- * The change digest of an event (event_changes.content_hash, docs/change-sync.md): the same record imported
- * again gives the same digest, and is not reported as changed. It is taken over the record's canonical form:
- * keys sorted, and every key whose value is the import format's default for it left out, at every depth
- * (dates, prices, images). A release that adds an optional field (its default filled in on parsing) therefore
- * changes no digest: the first import after it marks no event changed, sends nothing to the mirrors, and
- * gives no node a delta of the whole calendar.
+ * The change digest of an event (event_changes.content_hash, docs/change-sync.md): two records whose rows
+ * would be the same give the same digest, so an event listed again as it is stored is neither written nor
+ * reported as changed (import/stored-digests.ts), whatever form the file gives it in. It is taken over the
+ * record as its rows state it (`asStored`: timestamps as instants, a date's venue, tickets URL and flags only
+ * where they differ from the event's, a start time only where it is not the start's Oslo clock time; the form
+ * `calendar export` writes), in canonical form: keys sorted, and every key whose value is the import format's
+ * default for it left out, at every depth (dates, prices, images). A release that adds an optional field (its
+ * default filled in on parsing) therefore changes no digest: the first import after it marks no event changed,
+ * sends nothing to the mirrors, and gives no node a delta of the whole calendar. `created_at` and `updated_at`
+ * are left out (a file that leaves them out keeps the stored ones), and so are the categories (retiring one
+ * rewrites the lists of the events filed under it): they are compared with the stored values instead
+ * (stored-digests.ts).
  */
 
-/** Starts every digest in the canonical form (digests written before it hashed the record with its defaults). */
-export const CURRENT_DIGEST_PREFIX = 'c1.';
+/** Starts every digest of the current form. */
+export const CURRENT_DIGEST_PREFIX = 'c2.';
+
+/** Started the digests of the record as given (keys sorted, defaults left out), before `asStored`. */
+const RECORD_DIGEST_PREFIX = 'c1.';
 
 /** How a value of a schema is written in canonical form, made once per schema (the digest runs per event). */
 type Canonical = (value: unknown) => unknown;
@@ -74,7 +84,54 @@ function unwrapped(schema: z.ZodType): z.ZodType {
 
 /** The digest of a parsed event (`schema`: the import format's, or a variant of it in a test). */
 export function eventDigest(event: CalendarEvent, schema: z.ZodType = EventSchema): string {
-  return CURRENT_DIGEST_PREFIX + sha1(JSON.stringify(withoutDefaults(schema, event)));
+  return CURRENT_DIGEST_PREFIX + sha1(JSON.stringify(withoutDefaults(schema, asStored(event))));
+}
+
+/**
+ * The record as the rows the loader writes for it state it (import/event-rows.ts): another file that gives
+ * the same rows (`calendar export`'s, another feed's spelling of the same instants) gives the same record.
+ */
+export function asStored(event: CalendarEvent): CalendarEvent {
+  const { created_at: _created, updated_at: _updated, ...rest } = event;
+  return {
+    ...rest,
+    categories: [],
+    publishingDate: instant(event.publishingDate),
+    ticketsFromDate: instant(event.ticketsFromDate),
+    dates: event.dates.map((date): CalendarEventDate => {
+      const start = readImportTimestamp(date.start)!;
+      const end = date.end === null ? null : readImportTimestamp(date.end)!;
+      const venue = date.venue ?? event.venue;
+      const ticketsURL = date.ticketsURL ?? event.ticketsURL;
+      const cancelled = date.cancelled ?? event.eventCancelled;
+      const soldOut = date.soldOut ?? event.eventSoldOut;
+      return {
+        ...date,
+        start: start.toISOString(),
+        // An end not after the start is no end (the loader stores none).
+        end: end !== null && end.getTime() > start.getTime() ? end.toISOString() : null,
+        startTime: date.startTime === osloWallClock(start).time ? null : date.startTime,
+        venue: venue === event.venue ? null : venue,
+        ticketsURL: ticketsURL === event.ticketsURL ? null : ticketsURL,
+        cancelled: cancelled === event.eventCancelled ? null : cancelled,
+        soldOut: soldOut === event.eventSoldOut ? null : soldOut,
+      };
+    }),
+  };
+}
+
+const instant = (value: string | null): string | null => (value === null ? null : readImportTimestamp(value)!.toISOString());
+
+/**
+ * The digest an earlier release would have stored for this record, in the form `stored` is in (its prefix),
+ * or null when `stored` is of the current form. A stored digest equal to it is the same record: the event is
+ * unchanged and its digest is rewritten in the current form.
+ */
+export function earlierEventDigest(event: CalendarEvent, stored: string): string | null {
+  if (stored.startsWith(CURRENT_DIGEST_PREFIX)) return null;
+  // The record as given, in canonical form.
+  if (stored.startsWith(RECORD_DIGEST_PREFIX)) return RECORD_DIGEST_PREFIX + sha1(JSON.stringify(withoutDefaults(EventSchema, event)));
+  return legacyEventDigest(event);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCalendar, type Run } from './calendar-process.js';
@@ -62,7 +62,18 @@ describe('calendar CLI', { timeout: 180_000 }, () => {
     const run = await calendar(dataDir, ['import', join(dir, 'good.json')]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Imported 1 categories, 1 venues, 0 organizers, 1 events \(1 dates\), 0 API keys in \d+\.\d s\.\n$/);
+    expect(run.stdout).toMatch(/^Imported 1 categories, 1 venues, 0 organizers, 1 events \(1 dates\), 0 API keys; events 1 added, 0 changed, 0 unchanged, 0 removed in \d+\.\d s\.\n$/);
+  });
+
+  it('says what an import did with the events: the same file again is all unchanged, an edit is one changed', async () => {
+    const again = await calendar(dataDir, ['import', join(dir, 'good.json')]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('1 events (1 dates), 0 API keys; events 0 added, 0 changed, 1 unchanged, 0 removed in ');
+    const good = JSON.parse(await readFile(join(dir, 'good.json'), 'utf8')) as { events: { title_nb: string }[] };
+    good.events[0]!.title_nb = 'Endret tittel';
+    await writeFile(join(dir, 'edited.json'), JSON.stringify(good));
+    const edited = await calendar(dataDir, ['import', join(dir, 'edited.json')]);
+    expect(edited.stdout).toContain('; events 0 added, 1 changed, 0 unchanged, 0 removed in ');
   });
 
   it('migrates: nothing left to apply on a database the import already migrated', async () => {

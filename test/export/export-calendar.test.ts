@@ -207,10 +207,27 @@ describe(`calendar export (${databaseLabel})`, { timeout: 120_000 }, () => {
     const { db } = handle;
     await loadFixture(handle);
     const before = await contents(db);
+    const logged = async () => (await sql`select event_id, version, content_hash from event_changes order by event_id collate "C"`.execute(db)).rows;
+    const logBefore = await logged();
+    const datesBefore = (await sql`select id, event_id from occurrences order by id`.execute(db)).rows;
     const file = await exportText(db);
-    await importCalendar(handle, JSON.parse(file));
+    // Every event unchanged, though the file spells them otherwise (instants with offsets, dates' values
+    // only where they differ) and some were filed under categories retired since: nothing written.
+    const summary = await importCalendar(handle, JSON.parse(file));
+    expect(summary).toMatchObject({ addedEvents: 0, changedEvents: 0, unchangedEvents: summary.events });
+    expect(summary.events).toBeGreaterThan(0);
     expect(await contents(db)).toEqual(before);
+    expect(await logged()).toEqual(logBefore);
+    expect((await sql`select id, event_id from occurrences order by id`.execute(db)).rows).toEqual(datesBefore);
     expect(await exportText(db)).toBe(file);
+    // One title edited: that event alone is written and logged.
+    const edited = JSON.parse(file) as { events: { id: string; title_nb: string }[] };
+    const target = edited.events[0]!;
+    target.title_nb = `${target.title_nb} (endret)`;
+    const again = await importCalendar(handle, edited);
+    expect(again).toMatchObject({ changedEvents: 1, unchangedEvents: summary.events - 1 });
+    const version = Number((await sql<{ version: string }>`select version from calendar_state`.execute(db)).rows[0]!.version);
+    expect((await sql<{ event_id: string }>`select event_id from event_changes where version = ${version}`.execute(db)).rows.map((r) => r.event_id)).toEqual([target.id]);
   });
 
   it('writes a canonical file: sections in order, one record per line, defaults left out, ids in byte order', async () => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { importCalendar, ImportValidationError } from '../../src/import/import-calendar.js';
-import { eventDigest, legacyEventDigest } from '../../src/import/event-digest.js';
+import { earlierEventDigest, eventDigest, legacyEventDigest } from '../../src/import/event-digest.js';
 import { EventSchema } from '../../src/import/import-format.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
 import { at, baseEvents, calendarWith, event, venue } from '../api/fixtures/sync-calendar.js';
@@ -28,6 +28,35 @@ describe(`import: the change log of change sync (${databaseLabel})`, () => {
     const log = await changeLog();
     expect(log).toHaveLength(baseEvents().length);
     expect(log.filter((r) => r.version === 2).map((r) => r.event_id)).toEqual(['E-01']);
+  });
+
+  it('writes nothing for a listed event the database holds as it is: its rows, its dates\' ids and its version stay', async () => {
+    await importCalendar(database, calendarWith(baseEvents()));
+    // xmin: the transaction that wrote the row version; a row written again (even with equal values) gets a new one.
+    const rows = async () => {
+      const events = await sql<{ id: string; xmin: string }>`select id, xmin::text as xmin from events order by id`.execute(database.db);
+      const dates = await sql<{ id: string; event_id: string; xmin: string }>`select id::text as id, event_id, xmin::text as xmin from occurrences order by id`.execute(database.db);
+      return { events: events.rows, dates: dates.rows };
+    };
+    const before = await rows();
+    // The whole feed again, one event edited and one added.
+    const events = [...baseEvents().map((e) => (e.id === 'E-01' ? { ...e, title_nb: 'Endret tittel' } : e)), event('E-NEW', [{ start: at(40) }])];
+    const summary = await importCalendar(database, calendarWith(events), { replace: true });
+    expect(summary).toMatchObject({ events: baseEvents().length + 1, addedEvents: 1, changedEvents: 1, unchangedEvents: baseEvents().length - 1, removedEvents: 0 });
+    const after = await rows();
+    const kept = (list: { event_id?: string; id: string }[]) => list.filter((r) => (r.event_id ?? r.id) !== 'E-01' && (r.event_id ?? r.id) !== 'E-NEW');
+    expect(kept(after.events)).toEqual(kept(before.events));
+    expect(kept(after.dates)).toEqual(kept(before.dates));
+    // The edited event was written: a new row version, its dates new ids.
+    expect(after.events.find((r) => r.id === 'E-01')!.xmin).not.toBe(before.events.find((r) => r.id === 'E-01')!.xmin);
+    expect(after.dates.filter((r) => r.event_id === 'E-01').map((r) => r.id)).not.toEqual(before.dates.filter((r) => r.event_id === 'E-01').map((r) => r.id));
+    const log = await changeLog();
+    expect(log.filter((r) => r.version === 2).map((r) => r.event_id)).toEqual(['E-01', 'E-NEW']);
+    // Imported once more as it is: nothing written, nothing announced, the version still moves.
+    const again = await importCalendar(database, calendarWith(events), { replace: true });
+    expect(again).toMatchObject({ addedEvents: 0, changedEvents: 0, unchangedEvents: events.length, removedEvents: 0 });
+    expect(await rows()).toEqual(after);
+    expect(await changeLog()).toEqual(log);
   });
 
   it('leaves a tombstone for each event --replace removes, and revives it when the event comes back', async () => {
@@ -85,16 +114,22 @@ describe(`import: the change log of change sync (${databaseLabel})`, () => {
     expect(eventDigest(noted, grown)).not.toBe(stored.get(noted.id));
   });
 
-  it('keeps the version of events whose digest an earlier release stored, and rewrites it canonically', async () => {
-    await importCalendar(database, calendarWith(baseEvents()));
-    // As a release before the canonical digest left the change log.
-    for (const raw of baseEvents()) {
-      await sql`update event_changes set content_hash = ${legacyEventDigest(EventSchema.parse(raw))} where event_id = ${raw.id}`.execute(database.db);
-    }
-    const events = baseEvents().map((e) => (e.id === 'E-01' ? { ...e, title_nb: 'Endret tittel' } : e));
-    await importCalendar(database, calendarWith(events));
-    const log = await changeLog();
-    expect(log.filter((r) => r.version === 2).map((r) => r.event_id)).toEqual(['E-01']);
-    expect(log.every((r) => r.content_hash?.startsWith('c1.'))).toBe(true);
-  });
+  for (const form of ['the record as parsed (no prefix)', 'the record in canonical form (c1.)'] as const) {
+    it(`keeps the version of events whose digest an earlier release stored (${form}), and rewrites it in the current form`, async () => {
+      await importCalendar(database, calendarWith(baseEvents()));
+      // As a release before the current digest left the change log.
+      for (const raw of baseEvents()) {
+        const parsed = EventSchema.parse(raw);
+        const earlier = form === 'the record as parsed (no prefix)' ? legacyEventDigest(parsed) : earlierEventDigest(parsed, 'c1.')!;
+        expect(earlier.startsWith('c2.')).toBe(false);
+        await sql`update event_changes set content_hash = ${earlier} where event_id = ${raw.id}`.execute(database.db);
+      }
+      const events = baseEvents().map((e) => (e.id === 'E-01' ? { ...e, title_nb: 'Endret tittel' } : e));
+      const summary = await importCalendar(database, calendarWith(events));
+      expect(summary).toMatchObject({ changedEvents: 1, unchangedEvents: events.length - 1 });
+      const log = await changeLog();
+      expect(log.filter((r) => r.version === 2).map((r) => r.event_id)).toEqual(['E-01']);
+      expect(log.every((r) => r.content_hash?.startsWith('c2.'))).toBe(true);
+    });
+  }
 });

@@ -125,6 +125,9 @@ describe(`importCalendar (${databaseLabel})`, () => {
         events: 2,
         occurrences: 4,
         apiKeys: 1,
+        addedEvents: 2,
+        changedEvents: 0,
+        unchangedEvents: 0,
         removedEvents: 0,
         retiredCategories: 0,
       });

@@ -20,17 +20,31 @@ export async function nextDataVersion(trx: Transaction<Database>): Promise<strin
   return (BigInt((await readDataVersion(trx)) ?? 0) + 1n).toString();
 }
 
+/** What an import compares a listed event with: its stored digest, and the values the digest leaves out. */
+export interface StoredDigest {
+  hash: string;
+  createdAt: Date;
+  updatedAt: Date;
+  /** In the event's order (a retirement rewrites these lists, not the digests). */
+  categories: string[];
+}
+
 /**
- * Digests of `ids` stored in a form other than the current one (not starting with `currentPrefix`): those an
- * earlier release wrote. None once every listed event was imported again.
+ * The digests and timestamps stored for `ids` (events the database holds; tombstones and rows without a
+ * digest left out): what an import compares each listed event with before writing it
+ * (import/stored-digests.ts). Three index probes per id.
  */
-export async function olderDigests(trx: Transaction<Database>, ids: readonly string[], currentPrefix: string): Promise<Map<string, string>> {
+export async function storedDigests(trx: Transaction<Database>, ids: readonly string[]): Promise<Map<string, StoredDigest>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await sql<{ event_id: string; content_hash: string }>`
-    select event_id, content_hash from event_changes
-    where event_id = any(${ids}::text[]) and not removed and content_hash is not null and not starts_with(content_hash, ${currentPrefix})
+  const { rows } = await sql<{ event_id: string; content_hash: string; created_at: Date; updated_at: Date; categories: string[] }>`
+    select c.event_id, c.content_hash, e.created_at, e.updated_at,
+      array(select ec.category_id from event_categories ec where ec.event_id = c.event_id order by ec.position) as categories
+    from event_changes c join events e on e.id = c.event_id
+    where c.event_id = any(${ids}::text[]) and not c.removed and c.content_hash is not null
   `.execute(trx);
-  return new Map(rows.map((r) => [r.event_id, r.content_hash]));
+  return new Map(
+    rows.map((r) => [r.event_id, { hash: r.content_hash, createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at), categories: r.categories }]),
+  );
 }
 
 /** Rewrites stored digests in place (the same records, in the current form): versions untouched. */
@@ -44,8 +58,8 @@ export async function rewriteDigests(trx: Transaction<Database>, events: readonl
 }
 
 /**
- * Records a batch of written events: new ids, ids whose digest differs and ids that were removed
- * before (a tombstone comes back to life) take the import's version; unchanged ones keep theirs.
+ * Records a batch of written events (new, changed, or back after a removal: the import compared them
+ * with what was stored and writes only those) at the import's version, with their digests.
  */
 export async function recordWrittenEvents(trx: Transaction<Database>, version: string, events: readonly { id: string; hash: string }[]): Promise<void> {
   if (events.length === 0) return;
@@ -55,7 +69,6 @@ export async function recordWrittenEvents(trx: Transaction<Database>, version: s
     from unnest(${events.map((e) => e.id)}::text[], ${events.map((e) => e.hash)}::text[]) as w(id, hash)
     on conflict (event_id) do update
       set version = excluded.version, content_hash = excluded.content_hash, removed = false, changed_at = now()
-      where event_changes.removed or event_changes.content_hash is distinct from excluded.content_hash
   `.execute(trx);
 }
 
