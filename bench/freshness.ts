@@ -7,6 +7,8 @@
  *
  * - BENCH_IMPORTS imports of 1 new event: visible once the node's cached `GET` of the events total
  *   shows one more;
+ * - BENCH_NEWCOMERS (default 3) imports of a new venue and a new organizer with one event there (issue
+ *   54): visible once the node's cached `GET` of the events total shows one more;
  * - BENCH_IMPORTS imports of BENCH_CHANGED changed events (the bench's own events, retitled): visible
  *   once the node's cached `GET` of the last of them shows its new title;
  * - polled every 20 ms from the commit; per import also the node's CPU from just before the import
@@ -30,6 +32,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../src/db/open-database.js';
 import { importCalendar } from '../src/import/import-calendar.js';
+import { cachedGet, readModelBuilds } from './support/node-answers.js';
 import { ready, startPinnedService, type PinnedProcess } from './support/pinned-process.js';
 import { processCpuMs } from './support/process-cpu.js';
 import { peakResidentMB, resetPeakResident, residentMB } from './support/process-memory.js';
@@ -39,6 +42,8 @@ if (!databaseUrl) throw new Error('set DATABASE_URL to a PostgreSQL (the bench s
 const size = Number(process.env['BENCH_EVENTS'] ?? 100_000);
 const imports = Number(process.env['BENCH_IMPORTS'] ?? 5);
 const changedCount = Number(process.env['BENCH_CHANGED'] ?? 1000);
+/** Imports of a new venue and a new organizer with one event there (issue 54); 0 skips them. */
+const newcomerImports = Number(process.env['BENCH_NEWCOMERS'] ?? 3);
 const thisDir = process.env['BENCH_SERVICE_DIR'] ?? fileURLToPath(new URL('..', import.meta.url));
 const beforeDir = process.env['BENCH_BEFORE_DIR'] ?? '/work/before-af9ea4d';
 const schema = `bench_fresh_${size}`;
@@ -95,29 +100,6 @@ await importCalendar(database, editFile(`Ferskhet start ${Date.now()}`, Math.max
 const TOTAL = '{ events { totalCount } }';
 const EDITED = `{ eventByID(eventID: ${JSON.stringify(editId(changedCount - 1))}) { id title_nb } }`;
 
-/**
- * The node's answer to a cacheable GET (what its answer cache and a CDN serve). A kept-alive connection
- * the node closed as the request went out (ECONNRESET, seen on a loaded machine) is asked again on a new one.
- */
-async function get(node: PinnedProcess, query: string): Promise<string> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const response = await fetch(`${node.url}?query=${encodeURIComponent(query)}`, { headers: { 'service-require-preflight': 'true' } });
-      const text = await response.text();
-      if (response.status !== 200) throw new Error(`GET ${query}: ${response.status} ${text}`);
-      return text;
-    } catch (error) {
-      if (!(error instanceof TypeError) || attempt >= 3) throw error; // fetch's own failure, not a status
-    }
-  }
-}
-
-const buildLines = (node: PinnedProcess) =>
-  node
-    .log()
-    .split('\n')
-    .filter((line) => line.includes('"read model built"'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 interface ImportFigures {
   visibleMs: number;
@@ -130,26 +112,26 @@ interface ImportFigures {
 async function measureImport(node: PinnedProcess, input: unknown, query: string, shows: (body: string) => boolean): Promise<ImportFigures> {
   const pid = node.child.pid!;
   // Cached before the import, so that what is polled is the cached answer's replacement.
-  await get(node, query);
-  await get(node, query);
-  const builds = buildLines(node).length;
+  await cachedGet(node, query);
+  await cachedGet(node, query);
+  const builds = readModelBuilds(node).length;
   resetPeakResident(pid);
   const cpuBefore = processCpuMs(pid);
   await importCalendar(database, input);
   const committed = performance.now();
   for (;;) {
-    if (shows(await get(node, query))) break;
+    if (shows(await cachedGet(node, query))) break;
     if (performance.now() - committed > VISIBLE_TIMEOUT_MS) throw new Error(`not visible within ${VISIBLE_TIMEOUT_MS} ms: ${query}`);
     await sleep(POLL_MS);
   }
   const visibleMs = performance.now() - committed;
   // The build line is written after the swap (buffered for up to 200 ms): the node's work for this import is done.
-  while (buildLines(node).length <= builds) {
+  while (readModelBuilds(node).length <= builds) {
     if (performance.now() - committed > VISIBLE_TIMEOUT_MS) throw new Error('no "read model built" line after the import');
     await sleep(50);
   }
   const cpuMs = processCpuMs(pid) - cpuBefore;
-  return { visibleMs, cpuMs, peakMB: peakResidentMB(pid), build: buildLines(node).at(-1) };
+  return { visibleMs, cpuMs, peakMB: peakResidentMB(pid), build: readModelBuilds(node).at(-1) };
 }
 
 interface NodeFigures {
@@ -157,6 +139,7 @@ interface NodeFigures {
   firstBuildMs: number;
   steadyMB: number;
   one: ImportFigures[];
+  newcomers: ImportFigures[];
   many: ImportFigures[];
   compaction?: CompactionFigures | undefined;
 }
@@ -178,20 +161,20 @@ async function measureCompaction(node: PinnedProcess, stamp: number): Promise<Co
   const pid = node.child.pid!;
   const title = `Ferskhet ${stamp} komprimering`;
   const query = `{ eventByID(eventID: ${JSON.stringify(editId(compactionChanged - 1))}) { id title_nb } }`;
-  await get(node, query);
+  await cachedGet(node, query);
   resetPeakResident(pid);
   const cpuBefore = processCpuMs(pid);
-  const compactionLine = () => buildLines(node).find((line) => line['compaction'] !== undefined && line['reason'] === 'delta-size');
+  const compactionLine = () => readModelBuilds(node).find((line) => line['compaction'] !== undefined && line['reason'] === 'delta-size');
   await importCalendar(database, editFile(title, compactionChanged));
   const committed = performance.now();
   const expected = JSON.stringify(`${title} ${compactionChanged - 1}`);
-  while (!(await get(node, query)).includes(expected)) {
+  while (!(await cachedGet(node, query)).includes(expected)) {
     if (performance.now() - committed > VISIBLE_TIMEOUT_MS) throw new Error(`not visible within ${VISIBLE_TIMEOUT_MS} ms: ${query}`);
     await sleep(POLL_MS);
   }
   const visibleMs = performance.now() - committed;
   while (!compactionLine()) {
-    if (performance.now() - committed > VISIBLE_TIMEOUT_MS * 2) throw new Error(`no compaction line after the import; the last lines:\n${buildLines(node).slice(-3).map((l) => JSON.stringify(l)).join('\n')}`);
+    if (performance.now() - committed > VISIBLE_TIMEOUT_MS * 2) throw new Error(`no compaction line after the import; the last lines:\n${readModelBuilds(node).slice(-3).map((l) => JSON.stringify(l)).join('\n')}`);
     await sleep(100);
   }
   const cpuMs = processCpuMs(pid) - cpuBefore;
@@ -204,17 +187,30 @@ async function measureNode(label: string, dir: string, env: Record<string, strin
   const node = await startPinnedService(dir, { DATABASE_URL: databaseUrl!, DATABASE_SCHEMA: schema, DEMO_EVENTS: '0', LOG_LEVEL: 'info', ...env });
   try {
     await ready(node);
-    for (let i = 0; i < 20; i++) await get(node, TOTAL);
+    for (let i = 0; i < 20; i++) await cachedGet(node, TOTAL);
     await sleep(3000); // start-up's garbage collected, the first build's transients released
     const steadyMB = residentMB(node.child.pid!);
-    const firstBuildMs = Number(buildLines(node)[0]?.['ms']);
+    const firstBuildMs = Number(readModelBuilds(node)[0]?.['ms']);
     const stamp = Date.now();
     const one: ImportFigures[] = [];
     for (let i = 1; i <= imports; i++) {
-      const before = (JSON.parse(await get(node, TOTAL)) as { data: { events: { totalCount: number } } }).data.events.totalCount;
+      const before = (JSON.parse(await cachedGet(node, TOTAL)) as { data: { events: { totalCount: number } } }).data.events.totalCount;
       const input = { events: [benchEvent(`bench-fresh-add-${stamp}-${i}`, `Ferskhet ny ${stamp} ${i}`, i)] };
       one.push(await measureImport(node, input, TOTAL, (body) => (JSON.parse(body) as { data: { events: { totalCount: number } } }).data.events.totalCount > before));
       console.error(`${label}: 1 event, import ${i}: visible after ${one.at(-1)!.visibleMs.toFixed(0)} ms, node CPU ${one.at(-1)!.cpuMs} ms`);
+    }
+    // Issue 54: a new venue and a new organizer with one event there (what most days' imports of a growing calendar add).
+    const newcomers: ImportFigures[] = [];
+    for (let i = 1; i <= newcomerImports; i++) {
+      const before = (JSON.parse(await cachedGet(node, TOTAL)) as { data: { events: { totalCount: number } } }).data.events.totalCount;
+      const key = `bench-fresh-new-${stamp}-${i}`;
+      const input = {
+        venues: [{ id: `${key}-venue`, slug: `${key}-venue`, name: `Ny scene ${stamp} ${i}` }],
+        organizers: [{ id: `${key}-organizer`, slug: `${key}-organizer`, name: `Ny arrangør ${stamp} ${i}` }],
+        events: [{ ...benchEvent(`${key}-event`, `Ferskhet nykommer ${stamp} ${i}`, i), venue: `${key}-venue`, organizers: [`${key}-organizer`] }],
+      };
+      newcomers.push(await measureImport(node, input, TOTAL, (body) => (JSON.parse(body) as { data: { events: { totalCount: number } } }).data.events.totalCount > before));
+      console.error(`${label}: new venue + organizer + 1 event, import ${i}: visible after ${newcomers.at(-1)!.visibleMs.toFixed(0)} ms, node CPU ${newcomers.at(-1)!.cpuMs} ms, build ${String(newcomers.at(-1)!.build?.['kind'])}/${String(newcomers.at(-1)!.build?.['reason'])}`);
     }
     const many: ImportFigures[] = [];
     for (let i = 1; i <= imports; i++) {
@@ -224,7 +220,7 @@ async function measureNode(label: string, dir: string, env: Record<string, strin
       console.error(`${label}: ${changedCount} events, import ${i}: visible after ${many.at(-1)!.visibleMs.toFixed(0)} ms, node CPU ${many.at(-1)!.cpuMs} ms`);
     }
     const compaction = env['READ_MODEL_LAYERED'] === 'on' && compactionChanged > 0 ? await measureCompaction(node, stamp) : undefined;
-    return { label, firstBuildMs, steadyMB, one, many, compaction };
+    return { label, firstBuildMs, steadyMB, one, newcomers, many, compaction };
   } finally {
     await node.stop();
   }
@@ -257,7 +253,13 @@ const row = (node: NodeFigures, kind: string, figures: ImportFigures[]) => {
   };
 };
 console.log(`\n${size} demo events (${schema}), one node pinned to one core, ${imports} imports of each kind`);
-console.table(nodes.flatMap((node) => [row(node, '1 event', node.one), row(node, `${changedCount} changed`, node.many)]));
+console.table(
+  nodes.flatMap((node) => [
+    row(node, '1 event', node.one),
+    ...(node.newcomers.length > 0 ? [row(node, 'new venue + organizer + 1 event', node.newcomers)] : []),
+    ...(node.many.length > 0 ? [row(node, `${changedCount} changed`, node.many)] : []),
+  ]),
+);
 for (const node of nodes) {
   const c = node.compaction;
   if (!c) continue;

@@ -182,8 +182,9 @@ export class CalendarReader {
         const unread = found.filter((s) => s.kind === 'EVENT' && s.snapshot === snapshot && !records.get(snapshot)?.has(s.entity)).map((s) => s.entity);
         if (snapshot && unread.length > 0) await labelsOf(snapshot, unread);
       }
-      const { catalogue } = layers;
       return found.map(({ kind, entity, hits, snapshot }): Suggestion => {
+        // Numbered in its layer: each layer's catalogue numbers its entities (catalogue-changes.ts).
+        const { catalogue } = snapshot;
         switch (kind) {
           case 'VENUE': {
             const venue = catalogue.venuesByName[entity]!;

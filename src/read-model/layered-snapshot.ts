@@ -1,5 +1,6 @@
 import type { CalendarSnapshot, SnapshotCatalogue } from './calendar-snapshot.js';
 import { eventIndexOf } from './calendar-snapshot.js';
+import type { StaleInBase } from './catalogue-changes.js';
 import type { SnapshotChangeLog } from './snapshot-change-log.js';
 
 /**
@@ -7,7 +8,8 @@ import type { SnapshotChangeLog } from './snapshot-change-log.js';
  * (`full`, untouched, shared by every version until the next full build), a mask of its events that
  * later versions changed or removed, and a `delta`: a small CalendarSnapshot of the changed events'
  * current records, built by the same code as a full build (load-snapshot.ts, `loadLayeredSnapshot`),
- * with the full build's catalogue numbering and clock. Every event of the version is in exactly one
+ * with the full build's clock, and its catalogue numbering unless the catalogue changed since (then the
+ * newest catalogue's, the layers meeting by id: catalogue-changes.ts). Every event of the version is in exactly one
  * layer: unmasked in `base`, or in `delta`.
  *
  * The mask rides the path the closed forms and walks already take for events unpublished at now:
@@ -29,12 +31,18 @@ export interface LayeredSnapshot {
   /** How many of the base's events are masked. */
   masked: number;
   changeLog: SnapshotChangeLog;
+  /** The version's catalogue (the delta's when it has one; the base keeps the full build's). */
   catalogue: SnapshotCatalogue;
+  /**
+   * When the catalogue changed since the full build (catalogue-changes.ts): the base's entries of venues,
+   * organizers and categories that changed or left it, all of whose events are masked. Null: the same catalogue.
+   */
+  staleInBase: StaleInBase | null;
 }
 
 /** A full build as a layered snapshot of one layer. */
 export function fullLayers(snapshot: CalendarSnapshot): LayeredSnapshot {
-  return { version: snapshot.version, full: snapshot, base: snapshot, delta: null, masked: 0, changeLog: snapshot.changeLog, catalogue: snapshot.catalogue };
+  return { version: snapshot.version, full: snapshot, base: snapshot, delta: null, masked: 0, changeLog: snapshot.changeLog, catalogue: snapshot.catalogue, staleInBase: null };
 }
 
 /**

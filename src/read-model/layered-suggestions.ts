@@ -1,4 +1,5 @@
-import { SUGGEST_TAG, type CalendarSnapshot } from './calendar-snapshot.js';
+import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_VENUE, type CalendarSnapshot } from './calendar-snapshot.js';
+import type { StaleInBase } from './catalogue-changes.js';
 import type { LayeredSnapshot } from './layered-snapshot.js';
 import type { WordMatch } from './search-matches.js';
 import { Best, before, KIND_NAMES, type Ranked } from './suggestion-ranking.js';
@@ -21,7 +22,7 @@ export interface SuggestedEventLabel {
   title_en: string | null;
 }
 
-/** A suggestion of a layered version: `entity` numbered in `snapshot`, the layer it was found in (a catalogue entity's: the base's when it has it). */
+/** A suggestion of a layered version: `entity` numbered in `snapshot`, the layer it was found in (a catalogue entity's: the base's when it has it): label it from `snapshot.catalogue`. */
 export interface LayeredSuggestion extends FoundSuggestion {
   snapshot: CalendarSnapshot;
 }
@@ -39,8 +40,9 @@ interface KeyRanked extends Ranked<string> {
  * search phase decided on that sum; the typo phase runs when neither layer found anything. A full
  * build orders labels by their rank, the order of their keys (suggestion-index.ts): across layers the
  * keys themselves are compared, an event's made from its record (`labelsOf`, for the few candidates
- * of each layer), a catalogue entity's from the catalogue the layers share. A tag is numbered in each
- * layer apart: it is one entity by its name.
+ * of each layer), a catalogue entity's from its row (the same in both layers unless stale). Each layer
+ * numbers entities its own way when the catalogue changed (catalogue-changes.ts): an entity is one by
+ * its id, a tag by its name.
  */
 export async function findLayeredSuggestions(
   layers: LayeredSnapshot,
@@ -81,16 +83,19 @@ export async function findLayeredSuggestions(
       });
     });
 
-    // Catalogue entities: one per (kind, number), a tag per name, with its number in each layer.
+    // Catalogue entities: one per (kind, id), a tag per name, with its entry in each layer. The base's entries of
+    // entities changed since its build are left out (their events are all masked: catalogue-changes.ts).
     const merged = new Map<string, { quality: number; most: number; at: (number | null)[]; kind: number; snapshot: CalendarSnapshot; local: number }>();
     layerCounters.forEach(({ snapshot, counter, request: asked }, layer) => {
       const index = snapshot.suggestions;
       const found = catalogueFound(snapshot, asked, typo);
+      const stale = layer === 0 ? layers.staleInBase : null;
       for (let c = 0; c < found.length; c++) {
         if (found[c] === 0) continue;
         const kind = index.catalogueKind[c]!;
         const local = index.catalogueLocal[c]!;
-        const id = kind === SUGGEST_TAG ? `${kind} ${index.tagNames[local]!}` : `${kind} ${local}`;
+        if (stale && isStale(stale, kind, local)) continue;
+        const id = `${kind} ${entityKey(snapshot, kind, local)}`;
         let entity = merged.get(id);
         if (!entity) {
           entity = { quality: found[c]! - 1, most: 0, at: [null, null], kind, snapshot, local };
@@ -124,3 +129,19 @@ export async function findLayeredSuggestions(
   return found.map(({ kind, entity, hits, snapshot }) => ({ kind, entity, hits, snapshot }));
 }
 
+
+/** An entity's identity across layers: the id of a venue, organizer or category (numbered in each layer apart), a tag's name. */
+function entityKey(snapshot: CalendarSnapshot, kind: number, local: number): string {
+  const { catalogue } = snapshot;
+  if (kind === SUGGEST_VENUE) return catalogue.venuesByName[local]!.id;
+  if (kind === SUGGEST_ORGANIZER) return catalogue.organizersByName[local]!.id;
+  if (kind === SUGGEST_CATEGORY) return catalogue.categories[local]!.id;
+  return snapshot.suggestions.tagNames[local]!;
+}
+
+function isStale(stale: StaleInBase, kind: number, local: number): boolean {
+  if (kind === SUGGEST_VENUE) return stale.venues[local] === 1;
+  if (kind === SUGGEST_ORGANIZER) return stale.organizers[local] === 1;
+  if (kind === SUGGEST_CATEGORY) return stale.categories[local] === 1;
+  return false;
+}

@@ -1,12 +1,13 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { connectionLossReason } from '../db/connection-errors.js';
 import type { Database } from '../db/database.js';
-import { eventIndexOf, type CalendarSnapshot, type SnapshotCatalogue } from './calendar-snapshot.js';
+import { eventIndexOf, type CalendarSnapshot } from './calendar-snapshot.js';
 import { readChangesSince, type ChangesSince } from './changes-since.js';
 import { extendSnapshotChangeLog, layerSnapshotChangeLog, readSnapshotChangeLog } from './snapshot-change-log.js';
 import { fullLayers, maskedBase, type LayeredSnapshot } from './layered-snapshot.js';
 import { SuggestionIndexBuilder } from './suggestion-index.js';
 import { pickCatalogueColumns, readCatalogue, type CatalogueColumns } from './read-snapshot-catalogue.js';
+import { catalogueChange } from './catalogue-changes.js';
 import { readEvents } from './read-snapshot-events.js';
 import { readDates } from './read-snapshot-dates.js';
 
@@ -81,8 +82,9 @@ export type LayeredFallback = 'catalogue' | 'older-version' | 'delta-size';
 
 /**
  * The newest data version as layers over `previous`'s full build (layered-snapshot.ts), read in one
- * read-only repeatable-read transaction: the version, the catalogue (a change of it falls back to a
- * full build: it renumbers or relabels what every layer shares), the ids `event_changes` logged after
+ * read-only repeatable-read transaction: the version, the catalogue (when it changed, the delta is built
+ * on it with numbers of its own: catalogue-changes.ts; an existing category relabelled falls back to a
+ * full build), the ids `event_changes` logged after
  * the full build's version (one row per id: its last change), and those events' records and dates as
  * a delta built by the same code as a full build, restricted to them, at the full build's clock (its
  * cutoff: `suggestions.publishingHorizon`), so that the layers are exactly a full build at that clock.
@@ -106,7 +108,8 @@ export async function loadLayeredSnapshot(
     if (BigInt(version) < BigInt(previous.version)) return { kind: 'fallback' as const, fallback: 'older-version' as const };
     if (version === previous.version) return { kind: 'same' as const };
     const catalogue = await readCatalogue(trx);
-    if (!sameCatalogue(catalogue.snapshot.catalogue, full.catalogue)) return { kind: 'fallback' as const, fallback: 'catalogue' as const };
+    const catalogueChanged = catalogueChange(full.catalogue, catalogue.snapshot.catalogue);
+    if (catalogueChanged.kind === 'full') return { kind: 'fallback' as const, fallback: 'catalogue' as const };
     const occurrencesUpTo = await highestOccurrenceId(trx);
     // Changed or removed by the log, or rewritten by an import that listed them unchanged (their dates then have new ids).
     const { rows } = await sql<{ event_id: string }>`
@@ -121,12 +124,23 @@ export async function loadLayeredSnapshot(
     const layered = await layerSnapshotChangeLog(trx, full.changeLog, full.version, previous.version, eventIds, events.eventIndex);
     const changeLog = layered ? layered.log : await readSnapshotChangeLog(trx, eventIds, events.eventIndex);
     const changes = layered ? layered.changes : await readChangesSince(trx, previous.version);
-    return { kind: 'read' as const, version, ids: changed, columns: { ...events.snapshot, ...dates, occurrencesUpTo }, changeLog, readOrder: events.readOrder, changes, suggestions };
+    return {
+      kind: 'read' as const,
+      version,
+      ids: changed,
+      catalogue: catalogueChanged.kind === 'layered' ? { columns: catalogue.snapshot, stale: catalogueChanged.stale } : null,
+      columns: { ...events.snapshot, ...dates, occurrencesUpTo },
+      changeLog,
+      readOrder: events.readOrder,
+      changes,
+      suggestions,
+    };
   });
   if (read.kind === 'fallback') return { fallback: read.fallback };
   if (read.kind === 'same') return { layered: previous, changes: { since: previous.version, changedEvents: 0, removedEvents: 0 }, changedSinceFull: 0 };
-  // The catalogue is the full build's (the same rows): its columns are shared, its numbering is the delta's.
-  const catalogueColumns: CatalogueColumns = full;
+  // The same catalogue rows: the full build's columns are shared, its numbering is the delta's. A changed
+  // catalogue: the delta numbers the newest one its own way, the layers meet by id (catalogue-changes.ts).
+  const catalogueColumns: CatalogueColumns = read.catalogue?.columns ?? full;
   const columns = { ...pickCatalogueColumns(catalogueColumns), ...read.columns };
   const delta: CalendarSnapshot = {
     version: read.version,
@@ -147,6 +161,8 @@ export async function loadLayeredSnapshot(
     delta,
     masked: mask.length,
     changeLog: read.changeLog,
+    catalogue: delta.catalogue,
+    staleInBase: read.catalogue?.stale ?? null,
   };
   return { layered, changes: read.changes, changedSinceFull: read.ids.length };
 }
@@ -155,13 +171,4 @@ export async function loadLayeredSnapshot(
 async function highestOccurrenceId(trx: Transaction<Database>): Promise<number> {
   const { rows } = await sql<{ top: number }>`select coalesce(max(id), 0)::float8 as top from occurrences`.execute(trx);
   return Number(rows[0]?.top ?? 0);
-}
-
-/** Whether two catalogues hold the same venue, organizer and category rows (so number and label them alike). */
-function sameCatalogue(a: SnapshotCatalogue, b: SnapshotCatalogue): boolean {
-  return (
-    JSON.stringify(a.venuesByName) === JSON.stringify(b.venuesByName) &&
-    JSON.stringify(a.organizersByName) === JSON.stringify(b.organizersByName) &&
-    JSON.stringify(a.categories) === JSON.stringify(b.categories)
-  );
 }

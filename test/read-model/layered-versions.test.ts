@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { readDataVersion } from '../../src/db/repositories/calendar-state.js';
+import { exportCalendar } from '../../src/export/export-calendar.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { buildSuggestInput } from '../../src/domain/suggest-input.js';
 import { CalendarReader } from '../../src/read-model/calendar-reader.js';
@@ -74,11 +75,29 @@ describe(`read model (${databaseLabel}): layered versions`, () => {
       expect(built()).toMatchObject({ kind: 'delta', reason: 'version', base: first.version, events: 5, deltaEvents: 2, masked: 1, changedEvents: 2, removedEvents: 0 });
       expect(await builds('delta', 'version')).toBe(deltasBefore + 1);
 
-      // A venue renamed: the catalogue the layers share changed, a full build.
-      await importCalendar(database, { venues: [{ ...ONE_VENUE, name: 'Scenen' }] });
+      // A new venue and a new organizer with an event: a delta on the newest catalogue (its own numbering), the
+      // full build untouched; the catalogue, typeahead and facets of the version know them.
+      await importCalendar(database, {
+        venues: [{ ...ONE_VENUE, id: 'V-0', slug: 'v-0', name: 'Amfi' }],
+        organizers: [{ id: 'O-1', slug: 'o-1', name: 'Arrangøren' }],
+        events: [{ ...event('E-8', 'Åtte'), venue: 'V-0', organizers: ['O-1'] }],
+      });
+      const grown = await next();
+      expect(grown.full).toBe(first.full);
+      expect(grown.delta?.eventIds).toEqual(['E-1', 'E-5', 'E-8']);
+      expect(built()).toMatchObject({ kind: 'delta', reason: 'version', deltaEvents: 3, changedEvents: 1 });
+      expect(grown.catalogue.venuesByName.map((v) => v.id)).toEqual(['V-0', 'V-1']);
+      expect(grown.base.catalogue.venuesByName.map((v) => v.id)).toEqual(['V-1']);
+      const reader = new CalendarReader(model, database.db, NOW);
+      const typed = buildSuggestInput('a', null, 5, NOW);
+      if (!typed.ok) throw new Error('invalid suggest');
+      expect((await reader.suggest(typed.input)).map((s) => `${s.kind} ${s.value} ${s.hits}`)).toEqual(['VENUE v-0 1', 'ORGANIZER o-1 1', 'EVENT e-8 1']);
+
+      // A category relabelled: the base's typeahead and name search would show it as it was, a full build.
+      await importCalendar(database, { categories: [{ ...CATALOGUE.categories[0]!, name_nb: 'Konserter' }] });
       const renamed = await next();
       expect(renamed.base).toBe(renamed.full);
-      expect(built()).toMatchObject({ kind: 'full', reason: 'catalogue', events: 5 });
+      expect(built()).toMatchObject({ kind: 'full', reason: 'catalogue', events: 6 });
 
       // Four events changed since the full build: past the bound of three, the version is served as a
       // delta at once, and a compaction (a full build) runs in the background; once built it is swapped in.
@@ -95,20 +114,20 @@ describe(`read model (${databaseLabel}): layered versions`, () => {
       const compacted = await model.snapshot();
       expect(compacted.version).toBe(overBound.version);
       expect(compacted.base).toBe(compacted.full);
-      expect(compacted.full.eventIds).toEqual(['E-1', 'E-2', 'E-3', 'E-4', 'E-5', 'E-6']);
+      expect(compacted.full.eventIds).toEqual(['E-1', 'E-2', 'E-3', 'E-4', 'E-5', 'E-6', 'E-8']);
       expect((await metricsRegistry.getSingleMetric('calendar_read_model_delta_events')!.get()).values[0]?.value).toBe(0);
-      expect(lines.filter((l) => l['msg'] === 'read model built' && l['kind'] === 'full').at(-1)).toMatchObject({ reason: 'delta-size', version: overBound.version, events: 6, compaction: 'swapping in' });
+      expect(lines.filter((l) => l['msg'] === 'read model built' && l['kind'] === 'full').at(-1)).toMatchObject({ reason: 'delta-size', version: overBound.version, events: 7, compaction: 'swapping in' });
       expect(await builds('full', 'delta-size')).toBe(compactionsBefore + 1);
       // The next version is layered on the compaction's build: its delta holds only what changed since.
       await importCalendar(database, { events: [event('E-2', 'To (igjen)')] });
       const after = await next();
       expect(after.full).toBe(compacted.full);
       expect(after.delta?.eventIds).toEqual(['E-2']);
-      // Past the bound by more than a quarter of the calendar (3 + 6 / 4, rounded down: 4): a full build on the spot.
+      // Past the bound by more than a quarter of the calendar (3 + 7 / 4, rounded down: 4): a full build on the spot.
       await importCalendar(database, { events: ['E-1', 'E-2', 'E-3', 'E-4', 'E-5'].map((id) => event(id, `${id} (massevis)`)) });
       const mass = await next();
       expect(mass.base).toBe(mass.full);
-      expect(built()).toMatchObject({ kind: 'full', reason: 'delta-size', version: mass.version, events: 6 });
+      expect(built()).toMatchObject({ kind: 'full', reason: 'delta-size', version: mass.version, events: 7 });
       expect(built()).not.toHaveProperty('compaction');
 
       // Typeahead of a layered version: answered from the layers, nothing built (no compaction on the request path).
@@ -124,6 +143,32 @@ describe(`read model (${databaseLabel}): layered versions`, () => {
       expect(suggested.map((s) => `${s.kind} ${s.value} ${s.hits}`)).toEqual(['VENUE v-1 7', 'EVENT e-6 1', 'EVENT e-7 1', 'EVENT e-1 1']);
       expect(lines.slice(builtLines).filter((l) => l['msg'] === 'read model built')).toEqual([]);
       expect(await model.snapshot()).toBe(before);
+    } finally {
+      await model.close();
+    }
+  });
+
+  it('takes the whole calendar exported and imported again, one event edited, as a delta of that event alone', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info', base: undefined }, new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) }));
+    const model = new ReadModel({ db: database.db, clock: () => NOW, logger, pollIntervalMs: 60_000, layered: true, deltaMostEvents: 1 });
+    try {
+      await model.start();
+      const first = await model.snapshot();
+      const chunks: Buffer[] = [];
+      await exportCalendar(database.db, new Writable({ write: (chunk: Buffer, _encoding, done) => (chunks.push(chunk), done()) }));
+      const feed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { events: { id: string; title_nb: string }[] };
+      expect(feed.events.length).toBeGreaterThan(3);
+      const edited = feed.events[1]!;
+      edited.title_nb = `${edited.title_nb} (hele strømmen)`;
+      expect(await importCalendar(database, feed, { replace: true })).toMatchObject({ changedEvents: 1, unchangedEvents: feed.events.length - 1, removedEvents: 0 });
+      model.require((await readDataVersion(database.db))!);
+      const layers = await model.snapshot();
+      // Within a delta bound of one event: every other event kept its rows and its dates' ids.
+      expect(layers.full).toBe(first.full);
+      expect(layers.delta?.eventIds).toEqual([edited.id]);
+      expect(layers.masked).toBe(1);
+      expect(lines.filter((l) => l['msg'] === 'read model built').at(-1)).toMatchObject({ kind: 'delta', reason: 'version', deltaEvents: 1, changedEvents: 1, removedEvents: 0 });
     } finally {
       await model.close();
     }
