@@ -50,7 +50,6 @@ const service = await startService(readConfig(), { replaceableSchema: true, trus
 const { replaceSchema } = service;
 if (!replaceSchema) throw new Error('the service was started without a replaceable schema');
 const serve: (served: SchemaModule.ServedSchema) => void = replaceSchema;
-say(`serving ${service.url} (${service.database.driver}, ready in ${Math.round(performance.now() - started)} ms); watching schema.graphql, queries/, src/, codegen.ts`);
 /** Where the schema's code is imported from now: the first instance, until a save reaches it. */
 let schemaModuleUrl = pathToFileURL(schemaEntry).href;
 
@@ -94,6 +93,10 @@ async function stop(exitCode: number): Promise<void> {
 }
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
+// Said once the watches are in place: a save made after this line is never missed (chokidar's first scan of
+// src/ takes a moment, longer on a busy machine, and a save before it ends is not reported).
+await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+say(`serving ${service.url} (${service.database.driver}, ready in ${Math.round(performance.now() - started)} ms); watching schema.graphql, queries/, src/, codegen.ts`);
 
 /** `schema.graphql:line:column: message` for each error of the SDL (syntax, then the SDL's own rules); none: it is valid. */
 function sdlErrors(source: string): string[] {
