@@ -14,7 +14,7 @@ import { layeredEventOf, type LayeredSnapshot } from './layered-snapshot.js';
 import { listInTurns } from './list-in-turns.js';
 import type { ReadModel } from './read-model.js';
 import { layeredWordMatch, type SearchMode, type WordMatch } from './search-matches.js';
-import { findLayeredSuggestions } from './layered-suggestions.js';
+import { eventLabelsOf, findLayeredSuggestions, type SuggestedEventLabel } from './layered-suggestions.js';
 import type { FacetCount, FacetKind } from './walk/result-page.js';
 
 /**
@@ -168,10 +168,11 @@ export class CalendarReader {
         words.length > 0
           ? await Promise.all([layeredWordMatches(this.db, layers, words, 'literal'), layeredWordMatches(this.db, layers, words, 'approximate')])
           : [{ base: [], delta: [] }, null];
-      const records = new Map<CalendarSnapshot, Map<number, EventRecord>>();
+      const records = new Map<CalendarSnapshot, Map<number, SuggestedEventLabel>>();
+      // A delta's labels are in memory; the base's (or a full build's) suggested events are read.
       const labelsOf = async (snapshot: CalendarSnapshot, events: readonly number[]) => {
-        const read = await eventRecordsAt(this.db, snapshot, events, SUGGESTED_EVENT_COLUMNS);
-        const kept = records.get(snapshot) ?? new Map<number, EventRecord>();
+        const read = await eventLabelsOf(snapshot, events, (layer, list) => eventRecordsAt(this.db, layer, list, SUGGESTED_EVENT_COLUMNS));
+        const kept = records.get(snapshot) ?? new Map<number, SuggestedEventLabel>();
         for (const [event, record] of read) kept.set(event, record);
         records.set(snapshot, kept);
         return read;

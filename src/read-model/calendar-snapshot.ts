@@ -85,6 +85,18 @@ export interface SuggestionIndex {
   eventOfRank: Int32Array;
   /** The tags, by tag number (`tagKeys` the other way round). */
   tagNames: readonly string[];
+  /**
+   * A delta's events' labels by event number (null for a full build: a million titles would stay in
+   * memory): layered typeahead ranks and labels the delta's candidates without reading them (issue 54).
+   */
+  eventLabels: readonly SuggestedEventLabel[] | null;
+}
+
+/** What ranks and shows a suggested event: its slug and titles. */
+export interface SuggestedEventLabel {
+  slug: string;
+  title_nb: string | null;
+  title_en: string | null;
 }
 
 /** The venue, organizer and category records of one data version, as the API shows them. */

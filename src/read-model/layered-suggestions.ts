@@ -1,4 +1,4 @@
-import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_VENUE, type CalendarSnapshot } from './calendar-snapshot.js';
+import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_VENUE, type CalendarSnapshot, type SuggestedEventLabel } from './calendar-snapshot.js';
 import type { StaleInBase } from './catalogue-changes.js';
 import type { LayeredSnapshot } from './layered-snapshot.js';
 import type { WordMatch } from './search-matches.js';
@@ -15,11 +15,21 @@ export interface LayeredSuggestWords {
   approximate: { base: readonly WordMatch[]; delta: readonly WordMatch[] } | null;
 }
 
-/** What ranks a suggested event's label (eventRankKey): read from its record. */
-export interface SuggestedEventLabel {
-  slug: string;
-  title_nb: string | null;
-  title_en: string | null;
+/** What ranks a suggested event's label (eventRankKey): kept by a delta, else read from its record. */
+export type { SuggestedEventLabel } from './calendar-snapshot.js';
+
+/**
+ * The labels of `events` of `snapshot`: a delta's from memory (SuggestionIndex.eventLabels), else read
+ * (`read`: one statement at the snapshot's version).
+ */
+export function eventLabelsOf<Label extends SuggestedEventLabel>(
+  snapshot: CalendarSnapshot,
+  events: readonly number[],
+  read: (snapshot: CalendarSnapshot, events: readonly number[]) => Promise<ReadonlyMap<number, Label>>,
+): Promise<ReadonlyMap<number, SuggestedEventLabel>> {
+  const kept = snapshot.suggestions.eventLabels;
+  if (!kept) return read(snapshot, events);
+  return Promise.resolve(new Map(events.map((event) => [event, kept[event]!])));
 }
 
 /** A suggestion of a layered version: `entity` numbered in `snapshot`, the layer it was found in (a catalogue entity's: the base's when it has it): label it from `snapshot.catalogue`. */
@@ -39,8 +49,8 @@ interface KeyRanked extends Ranked<string> {
  * `limit` best of each, merged); a catalogue entity's hits are the sums of its hits in each layer, its
  * search phase decided on that sum; the typo phase runs when neither layer found anything. A full
  * build orders labels by their rank, the order of their keys (suggestion-index.ts): across layers the
- * keys themselves are compared, an event's made from its record (`labelsOf`, for the few candidates
- * of each layer), a catalogue entity's from its row (the same in both layers unless stale). Each layer
+ * keys themselves are compared, an event's made from its label (the delta keeps its events'; the base's
+ * few candidates are read: `labelsOf`), a catalogue entity's from its row (the same in both layers unless stale). Each layer
  * numbers entities its own way when the catalogue changed (catalogue-changes.ts): an entity is one by
  * its id, a tag by its name.
  */
@@ -72,7 +82,9 @@ export async function findLayeredSuggestions(
       const entries = eventCandidates(snapshot, asked, counter, typo);
       return { snapshot, entries, events: entries.map((entry) => snapshot.suggestions.eventOfRank[entry % INNER]!) };
     });
-    const labelled = await Promise.all(candidates.map(({ snapshot, events }) => (events.length > 0 ? labelsOf(snapshot, events) : Promise.resolve(new Map<number, SuggestedEventLabel>()))));
+    const labelled = await Promise.all(
+      candidates.map(({ snapshot, events }) => (events.length > 0 ? eventLabelsOf(snapshot, events, labelsOf) : Promise.resolve(new Map<number, SuggestedEventLabel>()))),
+    );
     candidates.forEach(({ snapshot, entries, events }, layer) => {
       const labels = labelled[layer]!;
       entries.forEach((entry, i) => {

@@ -102,7 +102,8 @@ export async function loadLayeredSnapshot(
   const full = previous.full;
   const cutoff = new Date(full.suggestions.publishingHorizon);
   const read = await inOneView(db, async (trx) => {
-    const suggestions = new SuggestionIndexBuilder();
+    // The delta keeps its few events' labels: layered typeahead ranks them without a read.
+    const suggestions = new SuggestionIndexBuilder({ keepLabels: true });
     const { version: read } = await trx.selectFrom('calendar_state').select('version').executeTakeFirstOrThrow();
     const version = String(read);
     if (BigInt(version) < BigInt(previous.version)) return { kind: 'fallback' as const, fallback: 'older-version' as const };

@@ -6,6 +6,7 @@ import {
   SUGGEST_VENUE,
   type CalendarSnapshot,
   type PackedLists,
+  type SuggestedEventLabel,
   type SuggestionIndex,
 } from './calendar-snapshot.js';
 import { WordIndexBuilder } from './word-index.js';
@@ -146,6 +147,12 @@ export function firstStartAt(sources: Pick<CalendarSnapshot, 'eventDateOffsets' 
 export class SuggestionIndexBuilder {
   private readonly eventWords = new WordIndexBuilder();
   private readonly eventKeys: string[] = [];
+  /** The events' labels in read order, when kept (a delta's: `keepLabels`). */
+  private readonly labels: SuggestedEventLabel[] | null;
+
+  constructor(options: { keepLabels?: boolean } = {}) {
+    this.labels = options.keepLabels === true ? [] : null;
+  }
 
   /** Titles folded so far: a title recurs (a weekly quiz, a series entered as events), a slug does not. Bounded. */
   private readonly titleWords = new Map<string, string[]>();
@@ -168,6 +175,7 @@ export class SuggestionIndexBuilder {
     this.eventWords.add(this.eventKeys.length, [nb, en, slugged]);
     // The label a suggestion shows first: `label_nb`, else `label_en`, else the slug.
     this.eventKeys.push(rankKey(titleNb ? nb : titleEn ? en : slugged, slug, EVENT_KIND));
+    this.labels?.push({ slug, title_nb: titleNb, title_en: titleEn });
   }
 
   /**
@@ -350,6 +358,7 @@ export class SuggestionIndexBuilder {
       eventWords: this.eventWords.build((read) => rank[catalogueCount + eventOfRead[read]!]!),
       eventOfRank,
       tagNames,
+      eventLabels: this.labels && Array.from(readOrder, (read) => this.labels![read]!),
     };
   }
 }

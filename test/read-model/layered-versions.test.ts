@@ -72,6 +72,12 @@ describe(`read model (${databaseLabel}): layered versions`, () => {
       expect(layered.full).toBe(first.full);
       expect(layered.delta?.eventIds).toEqual(['E-1', 'E-5']);
       expect(layered.masked).toBe(1);
+      // The delta keeps its events' labels (typeahead ranks and shows them without a read); a full build does not.
+      expect(layered.delta?.suggestions.eventLabels).toEqual([
+        { slug: 'e-1', title_nb: 'En (endret)', title_en: null },
+        { slug: 'e-5', title_nb: 'Fem', title_en: null },
+      ]);
+      expect(first.full.suggestions.eventLabels).toBeNull();
       expect(built()).toMatchObject({ kind: 'delta', reason: 'version', base: first.version, events: 5, deltaEvents: 2, masked: 1, changedEvents: 2, removedEvents: 0 });
       expect(await builds('delta', 'version')).toBe(deltasBefore + 1);
 
