@@ -23,10 +23,10 @@ import { mulberry32 } from '../src/demo/seeded-random.js';
 import { buildEventQuery } from '../src/domain/event-query.js';
 import { importCalendar } from '../src/import/import-calendar.js';
 import { layeredWordMatches } from '../src/read-model/calendar-reader.js';
-import { findLayeredPage } from '../src/read-model/layered-result-page.js';
-import { fullLayers } from '../src/read-model/layered-snapshot.js';
-import { loadLayeredSnapshot, loadSnapshot } from '../src/read-model/load-snapshot.js';
-import { wordMatches } from '../src/read-model/search-matches.js';
+import { findLayeredPage } from '../src/read-model/layers/layered-result-page.js';
+import { fullLayers } from '../src/read-model/layers/layered-snapshot.js';
+import { loadLayeredSnapshot, loadSnapshot } from '../src/read-model/snapshot/load-snapshot.js';
+import { wordMatches } from '../src/read-model/search/search-matches.js';
 import { findResultPage } from '../src/read-model/walk/find-result-page.js';
 import { planWalk } from '../src/read-model/walk/plan-walk.js';
 import type { FacetKind, ResultRequest } from '../src/read-model/walk/result-page.js';
@@ -43,7 +43,7 @@ const DAY = 86_400_000;
 
 type FindLayeredPage = typeof findLayeredPage;
 const before: FindLayeredPage | null = beforeDir
-  ? ((await import(pathToFileURL(`${beforeDir}/src/read-model/layered-result-page.ts`).href)) as { findLayeredPage: FindLayeredPage }).findLayeredPage
+  ? ((await import(pathToFileURL(`${beforeDir}/src/read-model/layers/layered-result-page.ts`).href)) as { findLayeredPage: FindLayeredPage }).findLayeredPage
   : null;
 
 async function seededDatabase(): Promise<DatabaseHandle> {

@@ -18,11 +18,11 @@ import { mulberry32 } from '../src/demo/seeded-random.js';
 import { buildSuggestInput, type SuggestInput } from '../src/domain/suggest-input.js';
 import { importCalendar } from '../src/import/import-calendar.js';
 import { layeredWordMatches } from '../src/read-model/calendar-reader.js';
-import type { CalendarSnapshot } from '../src/read-model/calendar-snapshot.js';
-import { eventRecordsAt } from '../src/read-model/event-records.js';
-import { fullLayers, type LayeredSnapshot } from '../src/read-model/layered-snapshot.js';
-import { loadLayeredSnapshot, loadSnapshot } from '../src/read-model/load-snapshot.js';
-import { findLayeredSuggestions } from '../src/read-model/layered-suggestions.js';
+import type { CalendarSnapshot } from '../src/read-model/snapshot/calendar-snapshot.js';
+import { eventRecordsAt } from '../src/read-model/records/event-records.js';
+import { fullLayers, type LayeredSnapshot } from '../src/read-model/layers/layered-snapshot.js';
+import { loadLayeredSnapshot, loadSnapshot } from '../src/read-model/snapshot/load-snapshot.js';
+import { findLayeredSuggestions } from '../src/read-model/typeahead/layered-suggestions.js';
 
 const events = Number(process.env['BENCH_EVENTS'] ?? 5000);
 const changed = Number(process.env['BENCH_CHANGED'] ?? 200);

@@ -7,8 +7,8 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test SCHEMA=bench_fresh_100000 node --expose-gc --import tsx bench/snapshot-copy.ts
  */
 import { openDatabase } from '../src/db/open-database.js';
-import { loadSnapshot } from '../src/read-model/load-snapshot.js';
-import { typedArrayBytes } from '../src/read-model/calendar-snapshot.js';
+import { loadSnapshot } from '../src/read-model/snapshot/load-snapshot.js';
+import { typedArrayBytes } from '../src/read-model/snapshot/calendar-snapshot.js';
 import { readFileSync } from 'node:fs';
 const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
 const url = process.env['DATABASE_URL'];

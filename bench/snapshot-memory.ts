@@ -19,8 +19,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../src/db/open-database.js';
-import type { CalendarSnapshot } from '../src/read-model/calendar-snapshot.js';
-import { loadSnapshot } from '../src/read-model/load-snapshot.js';
+import type { CalendarSnapshot } from '../src/read-model/snapshot/calendar-snapshot.js';
+import { loadSnapshot } from '../src/read-model/snapshot/load-snapshot.js';
 
 const url = process.env['DATABASE_URL'];
 const schema = process.env['DATABASE_SCHEMA'];

@@ -4,6 +4,14 @@ import { describeDatabaseError, isPermanentConnectionError } from './connection-
 /** A readiness probe gives up after this long: an orchestrator must learn of an outage within a second. */
 export const PROBE_TIMEOUT_MS = 900;
 
+/**
+ * A PostgreSQL server's probe gives up sooner, and over both its statements at once: /ready must answer
+ * within the second with the HTTP exchange included, on a busy event loop too. At 900 ms per statement a
+ * frozen server's /ready took 928–930 ms alone and up to 1.36 s in a full test run (two cores shared
+ * with other test files); a server that takes over 600 ms for two catalogue lookups cannot answer the API.
+ */
+export const SERVER_PROBE_TIMEOUT_MS = 600;
+
 /** What a readiness probe found. */
 export interface DatabaseProbe {
   reachable: boolean;
@@ -35,25 +43,40 @@ export interface ServerProbe {
  * pool slot. `onSuccess` hears of every answer (an outage is over).
  */
 export function createServerProbe(connection: pg.PoolConfig, onSuccess?: () => void): ServerProbe {
-  const probePool = new pg.Pool({ ...connection, max: 1, connectionTimeoutMillis: PROBE_TIMEOUT_MS, query_timeout: PROBE_TIMEOUT_MS, idleTimeoutMillis: 60_000 });
+  const probePool = new pg.Pool({
+    ...connection,
+    max: 1,
+    connectionTimeoutMillis: SERVER_PROBE_TIMEOUT_MS,
+    query_timeout: SERVER_PROBE_TIMEOUT_MS,
+    idleTimeoutMillis: 60_000,
+  });
   probePool.on('error', () => undefined);
   probePool.on('connect', (client) => client.on('error', () => undefined));
+  const attempt = async (): Promise<DatabaseProbe & { permanent?: boolean }> => {
+    let client: pg.PoolClient | undefined;
+    try {
+      client = await probePool.connect();
+      const query = client;
+      const latestMigration = await latestAppliedMigration((text) => query.query(text));
+      client.release();
+      onSuccess?.();
+      return { reachable: true, latestMigration };
+    } catch (error) {
+      // A timed-out query leaves the connection busy: drop it rather than reuse it.
+      client?.release(error instanceof Error ? error : true);
+      if (refusedStartupOptions(error)) return { reachable: false, reason: `${describeDatabaseError(error)}: ${STARTUP_OPTIONS_HINT}`, permanent: true };
+      return { reachable: false, reason: describeDatabaseError(error), permanent: isPermanentConnectionError(error) };
+    }
+  };
   return {
-    probeOnce: async () => {
-      let client: pg.PoolClient | undefined;
-      try {
-        client = await probePool.connect();
-        const query = client;
-        const latestMigration = await latestAppliedMigration((text) => query.query(text));
-        client.release();
-        onSuccess?.();
-        return { reachable: true, latestMigration };
-      } catch (error) {
-        // A timed-out query leaves the connection busy: drop it rather than reuse it.
-        client?.release(error instanceof Error ? error : true);
-        if (refusedStartupOptions(error)) return { reachable: false, reason: `${describeDatabaseError(error)}: ${STARTUP_OPTIONS_HINT}`, permanent: true };
-        return { reachable: false, reason: describeDatabaseError(error), permanent: isPermanentConnectionError(error) };
-      }
+    probeOnce: () => {
+      // The statements' own timeouts end the attempt soon after (its connection dropped); the answer does not wait for it.
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<DatabaseProbe>((resolve) => {
+        timer = setTimeout(() => resolve({ reachable: false, reason: `the server did not answer within ${SERVER_PROBE_TIMEOUT_MS} ms` }), SERVER_PROBE_TIMEOUT_MS);
+        timer.unref();
+      });
+      return Promise.race([attempt(), deadline]).finally(() => clearTimeout(timer));
     },
     end: () => probePool.end(),
   };

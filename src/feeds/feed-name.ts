@@ -1,5 +1,5 @@
 import type { Filter } from '../../generated/schema-types.js';
-import type { SnapshotCatalogue } from '../read-model/calendar-snapshot.js';
+import type { SnapshotCatalogue } from '../read-model/snapshot/calendar-snapshot.js';
 import type { FeedLanguage } from './feed-parameters.js';
 
 const EVENTS: Record<FeedLanguage, string> = { nb: 'Arrangementer', en: 'Events' };

@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { EventQuery } from '../domain/event-query.js';
-import { DATE_CANCELLED, DATE_NO_END, type CalendarSnapshot, type SnapshotCatalogue } from '../read-model/calendar-snapshot.js';
+import { DATE_CANCELLED, DATE_NO_END, type CalendarSnapshot, type SnapshotCatalogue } from '../read-model/snapshot/calendar-snapshot.js';
 import { onOneDataVersion } from '../read-model/data-version-moved.js';
 import { layeredWordMatches } from '../read-model/calendar-reader.js';
-import { findLayeredPage } from '../read-model/layered-result-page.js';
-import type { LayeredSnapshot } from '../read-model/layered-snapshot.js';
+import { findLayeredPage } from '../read-model/layers/layered-result-page.js';
+import type { LayeredSnapshot } from '../read-model/layers/layered-snapshot.js';
 import type { ReadModel } from '../read-model/read-model.js';
-import type { SearchMode } from '../read-model/search-matches.js';
+import type { SearchMode } from '../read-model/search/search-matches.js';
 import { feedEventRecords, type FeedEventRecord } from './feed-records.js';
 
 /** How far ahead a feed looks: dates that start within this many days of now (docs/feeds.md). */

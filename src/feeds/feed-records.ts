@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import type { CalendarSnapshot } from '../read-model/calendar-snapshot.js';
-import { eventStatements } from '../read-model/event-records.js';
+import type { CalendarSnapshot } from '../read-model/snapshot/calendar-snapshot.js';
+import { eventStatements } from '../read-model/records/event-records.js';
 
 /** What a VEVENT shows of an event besides its date: the snapshot holds the rest (categories, venues). */
 export interface FeedEventRecord {
@@ -15,7 +15,7 @@ export interface FeedEventRecord {
 }
 
 /**
- * The events' statement of a feed, as the API reads events (read-model/event-records.ts), but with
+ * The events' statement of a feed, as the API reads events (read-model/records/event-records.ts), but with
  * only the columns a feed writes: a feed has up to a thousand dates, and an event's prices and
  * images would be read, parsed and dropped (the dates themselves are all in the snapshot). It reads
  * at the snapshot's version, so that records of another data version are never mixed into a feed.

@@ -1,5 +1,5 @@
 import type { VenueRow } from '../db/database.js';
-import type { SnapshotCatalogue } from '../read-model/calendar-snapshot.js';
+import type { SnapshotCatalogue } from '../read-model/snapshot/calendar-snapshot.js';
 import type { FeedOccurrence } from './feed-occurrences.js';
 import type { FeedEventRecord } from './feed-records.js';
 import type { FeedLanguage } from './feed-parameters.js';

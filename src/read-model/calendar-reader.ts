@@ -4,17 +4,17 @@ import type { Database, EventFields, EventRecord, OccurrenceRow } from '../db/da
 import { distanceKm, roundDistanceKm } from '../domain/distance-km.js';
 import type { EventQuery } from '../domain/event-query.js';
 import type { SuggestInput } from '../domain/suggest-input.js';
-import { EVENT_SUPER, isEventPublished, upcomingDatesOf, type CalendarSnapshot, type SnapshotCatalogue } from './calendar-snapshot.js';
+import { EVENT_SUPER, isEventPublished, upcomingDatesOf, type CalendarSnapshot, type SnapshotCatalogue } from './snapshot/calendar-snapshot.js';
 import { onOneDataVersion } from './data-version-moved.js';
-import type { DateColumn } from './date-columns.js';
-import { dateRecordsAt } from './date-records.js';
-import { eventRecordsAt } from './event-records.js';
-import { findLayeredPage } from './layered-result-page.js';
-import { layeredEventOf, type LayeredSnapshot } from './layered-snapshot.js';
+import type { DateColumn } from './records/date-columns.js';
+import { dateRecordsAt } from './records/date-records.js';
+import { eventRecordsAt } from './records/event-records.js';
+import { findLayeredPage } from './layers/layered-result-page.js';
+import { layeredEventOf, type LayeredSnapshot } from './layers/layered-snapshot.js';
 import { listInTurns } from './list-in-turns.js';
 import type { ReadModel } from './read-model.js';
-import { layeredWordMatch, type SearchMode, type WordMatch } from './search-matches.js';
-import { eventLabelsOf, findLayeredSuggestions, type SuggestedEventLabel } from './layered-suggestions.js';
+import { layeredWordMatch, type SearchMode, type WordMatch } from './search/search-matches.js';
+import { eventLabelsOf, findLayeredSuggestions, type SuggestedEventLabel } from './typeahead/layered-suggestions.js';
 import type { FacetCount, FacetKind } from './walk/result-page.js';
 
 /**

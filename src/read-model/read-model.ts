@@ -4,11 +4,11 @@ import type { ListenForDataVersions } from '../db/data-version-listener.js';
 import type { Database } from '../db/database.js';
 import { newerDataVersion as newer, readDataVersion } from '../db/repositories/calendar-state.js';
 import type { Logger } from '../logger.js';
-import { typedArrayBytes } from './calendar-snapshot.js';
-import type { ChangesSince } from './changes-since.js';
+import { typedArrayBytes } from './snapshot/calendar-snapshot.js';
+import type { ChangesSince } from './snapshot/changes-since.js';
 import { LargeAnswerGate } from './large-answer-gate.js';
-import { fullLayers, type LayeredSnapshot } from './layered-snapshot.js';
-import { loadLayeredSnapshot, loadSnapshotSince, RETAINED_ENDED_MS } from './load-snapshot.js';
+import { fullLayers, type LayeredSnapshot } from './layers/layered-snapshot.js';
+import { loadLayeredSnapshot, loadSnapshotSince, RETAINED_ENDED_MS } from './snapshot/load-snapshot.js';
 import { countReadModelBuild, observeDatabaseDataVersion, observeReadModelBuild, observeServedDelta, type ReadModelBuildReason } from '../telemetry/metrics.js';
 
 export interface ReadModelOptions {

@@ -1,6 +1,6 @@
 import type { NodeOptions } from '../read-model/calendar-reader.js';
-import { dateColumnsFor } from '../read-model/date-columns.js';
-import { eventColumnsFor } from '../read-model/event-columns.js';
+import { dateColumnsFor } from '../read-model/records/date-columns.js';
+import { eventColumnsFor } from '../read-model/records/event-columns.js';
 
 /**
  * How to read the nodes of a field whose Event selection is `fields` (the names selected directly

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/db/open-database.js';
-import { loadSnapshot } from '../../src/read-model/load-snapshot.js';
+import { loadSnapshot } from '../../src/read-model/snapshot/load-snapshot.js';
 import { metricsRegistry } from '../../src/telemetry/metrics.js';
 import { createThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPostgres } from '../support/throwaway-postgres.js';
 import { scrape } from '../support/prometheus-metrics.js';

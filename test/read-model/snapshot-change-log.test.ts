@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/demo/seeded-random.js';
-import { changesInLog, compareCodePoints, type SnapshotChangeLog } from '../../src/read-model/snapshot-change-log.js';
+import { changesInLog, compareCodePoints, type SnapshotChangeLog } from '../../src/read-model/snapshot/snapshot-change-log.js';
 
 /** PostgreSQL's `collate "C"`: the bytes of the UTF-8. */
 const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));

@@ -137,7 +137,7 @@ export interface TimeChanges {
  * their dates ended (the next one is promoted, or the event is gone), or their publishing date
  * passed. In byte order of the ids (collate "C", like the index: a language collation costs
  * microseconds per comparison, and a keyset needs only some total order) after `afterId`. (The data
- * phase lists from the read model's copy of the log: read-model/snapshot-change-log.ts.)
+ * phase lists from the read model's copy of the log: read-model/snapshot/snapshot-change-log.ts.)
  */
 export async function readTimeChanges(db: Kysely<Database>, range: { from: Date; to: Date; afterId: string; limit: number }): Promise<TimeChanges> {
   const result = await sql<{ data_version: string | number; event_id: string | null }>`

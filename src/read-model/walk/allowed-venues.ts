@@ -1,6 +1,6 @@
 import { distanceKm } from '../../domain/distance-km.js';
 import type { EventQuery } from '../../domain/event-query.js';
-import type { CalendarSnapshot } from '../calendar-snapshot.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 import { membership } from './membership.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { CalendarSnapshot } from '../calendar-snapshot.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 
 /**
  * The `limit` first nodes by listing order among those offered (a max-heap of date indices whose

@@ -1,5 +1,5 @@
-import type { CalendarSnapshot } from '../calendar-snapshot.js';
-import { unpublishedCountIndexes, type CountIndexes } from '../walk-indexes.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
+import { unpublishedCountIndexes, type CountIndexes } from '../snapshot/walk-indexes.js';
 
 /**
  * A closed form's count over the events published at now, every count being a sum over events: every

@@ -1,6 +1,6 @@
 import type { EventQuery } from '../../domain/event-query.js';
-import { DATE_CANCELLED, DATE_SOLD_OUT, type CalendarSnapshot } from '../calendar-snapshot.js';
-import type { WordMatch } from '../search-matches.js';
+import { DATE_CANCELLED, DATE_SOLD_OUT, type CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
+import type { WordMatch } from '../search/search-matches.js';
 import { allowedVenues } from './allowed-venues.js';
 import { windowBounds } from './window-bounds.js';
 

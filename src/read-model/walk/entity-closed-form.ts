@@ -1,5 +1,5 @@
-import type { CalendarSnapshot } from '../calendar-snapshot.js';
-import type { CountIndexes, PairLists } from '../walk-indexes.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
+import type { CountIndexes, PairLists } from '../snapshot/walk-indexes.js';
 import { firstDateNotEnded } from './closed-form.js';
 import { countAfter, countAtMost } from './count-at-most.js';
 import { countPublished } from './count-published.js';

@@ -1,5 +1,5 @@
 import type { EventQuery } from '../../domain/event-query.js';
-import { EVENT_FEATURED, EVENT_FEATURED_SPECIAL, MODE_OFFLINE, MODE_ONLINE, type CalendarSnapshot } from '../calendar-snapshot.js';
+import { EVENT_FEATURED, EVENT_FEATURED_SPECIAL, MODE_OFFLINE, MODE_ONLINE, type CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 import { anyListed, listsValue, membership } from './membership.js';
 
 /** The event-level conditions of a query as a predicate on event numbers (publishing included). */

@@ -1,6 +1,6 @@
 import type { EventQuery } from '../../domain/event-query.js';
-import type { CalendarSnapshot } from '../calendar-snapshot.js';
-import type { WordMatch } from '../search-matches.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
+import type { WordMatch } from '../search/search-matches.js';
 import { allowedVenues } from './allowed-venues.js';
 import { dateCondition } from './date-condition.js';
 import { eventCondition } from './event-condition.js';

@@ -1,4 +1,4 @@
-import type { CalendarSnapshot } from '../calendar-snapshot.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 import { allowedVenues } from './allowed-venues.js';
 import { BestNodes } from './best-nodes.js';
 import { dateCondition } from './date-condition.js';

@@ -1,4 +1,4 @@
-import type { CalendarSnapshot } from '../calendar-snapshot.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 import type { FacetCount, FacetKind, ResultPage } from './result-page.js';
 
 /**

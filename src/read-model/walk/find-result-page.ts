@@ -1,4 +1,4 @@
-import type { CalendarSnapshot } from '../calendar-snapshot.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 import { closedForm } from './closed-form.js';
 import { entityClosedForm } from './entity-closed-form.js';
 import { everyNode } from './every-node.js';

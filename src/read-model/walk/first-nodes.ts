@@ -1,4 +1,4 @@
-import type { CalendarSnapshot } from '../calendar-snapshot.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 import { allowedVenues } from './allowed-venues.js';
 import { listingWindow } from './listing-window.js';
 import { nodesInOrder } from './nodes-in-order.js';

@@ -1,4 +1,4 @@
-import type { CalendarSnapshot } from '../calendar-snapshot.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 import { FacetHits } from './facet-hits.js';
 import { nodesInOrder } from './nodes-in-order.js';
 import { RankWindow } from './rank-window.js';

@@ -1,5 +1,5 @@
 import type { EventQuery } from '../../domain/event-query.js';
-import type { CalendarSnapshot } from '../calendar-snapshot.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 import { firstStartingAt, startWindow } from './start-window.js';
 import { windowBounds } from './window-bounds.js';
 

@@ -1,4 +1,4 @@
-import type { PackedLists } from '../calendar-snapshot.js';
+import type { PackedLists } from '../snapshot/calendar-snapshot.js';
 
 /** A bitmap over `size` entries with the given members set (an unknown member, undefined, left out). */
 export function membership(size: number, members: Iterable<number | undefined>): Uint8Array {

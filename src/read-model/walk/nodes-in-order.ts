@@ -1,4 +1,4 @@
-import type { CalendarSnapshot } from '../calendar-snapshot.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 import { dateCondition } from './date-condition.js';
 import { eventCondition } from './event-condition.js';
 import type { FacetHits } from './facet-hits.js';

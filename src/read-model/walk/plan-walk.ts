@@ -1,7 +1,7 @@
 import { onlyConditions, type EventQuery } from '../../domain/event-query.js';
-import type { CalendarSnapshot } from '../calendar-snapshot.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 import { firstWhere } from '../first-where.js';
-import type { SortedLists } from '../walk-indexes.js';
+import type { SortedLists } from '../snapshot/walk-indexes.js';
 import { allowedVenues } from './allowed-venues.js';
 import { listingWindow } from './listing-window.js';
 import type { ResultRequest } from './result-page.js';

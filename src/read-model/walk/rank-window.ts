@@ -1,5 +1,5 @@
-import type { CalendarSnapshot } from '../calendar-snapshot.js';
-import { RANK_BLOCK_SHIFT } from '../walk-indexes.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
+import { RANK_BLOCK_SHIFT } from '../snapshot/walk-indexes.js';
 
 /**
  * The positions [from, to) of the listing order whose dates have not ended at `alive`, skipping whole

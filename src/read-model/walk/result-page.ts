@@ -1,5 +1,5 @@
 import type { EventQuery } from '../../domain/event-query.js';
-import type { WordMatch } from '../search-matches.js';
+import type { WordMatch } from '../search/search-matches.js';
 
 /** What a walk is asked and what it answers (find-result-page.ts); every strategy answers the same. */
 

@@ -1,4 +1,4 @@
-import type { CalendarSnapshot } from '../calendar-snapshot.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 import { startWindow } from './start-window.js';
 import type { WindowBounds } from './window-bounds.js';
 

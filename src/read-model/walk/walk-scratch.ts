@@ -1,4 +1,4 @@
-import type { CalendarSnapshot } from '../calendar-snapshot.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 
 /**
  * Scratch marks per snapshot for the walk in listing order and for marking the events of a few

@@ -11,9 +11,9 @@ import {
   type SyncPoint,
 } from '../../../domain/change-cursor.js';
 import type { CalendarNode } from '../../../read-model/calendar-reader.js';
-import type { LayeredSnapshot } from '../../../read-model/layered-snapshot.js';
+import type { LayeredSnapshot } from '../../../read-model/layers/layered-snapshot.js';
 import { DataVersionMoved } from '../../../read-model/data-version-moved.js';
-import { changesInLog } from '../../../read-model/snapshot-change-log.js';
+import { changesInLog } from '../../../read-model/snapshot/snapshot-change-log.js';
 import type { GraphQLContext } from '../../context.js';
 import { invalidArguments } from '../../../api-error.js';
 import { eventNodes } from '../../event-node.js';

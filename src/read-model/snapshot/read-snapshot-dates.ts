@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../db/database.js';
+import type { Database } from '../../db/database.js';
 import { DATE_CANCELLED, DATE_NO_END, DATE_SOLD_OUT, type CalendarSnapshot, type PackedLists } from './calendar-snapshot.js';
 import { GrowingColumn } from './growing-column.js';
 import { ROWS_PER_READ, type EventsRead } from './read-snapshot-events.js';

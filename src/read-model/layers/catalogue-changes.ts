@@ -1,5 +1,5 @@
-import type { CategoryRow } from '../db/database.js';
-import type { SnapshotCatalogue } from './calendar-snapshot.js';
+import type { CategoryRow } from '../../db/database.js';
+import type { SnapshotCatalogue } from '../snapshot/calendar-snapshot.js';
 
 /*
  * A catalogue that changed since the last full build, applied to the layers (issue 54): the delta is

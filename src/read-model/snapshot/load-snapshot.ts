@@ -1,13 +1,13 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { connectionLossReason } from '../db/connection-errors.js';
-import type { Database } from '../db/database.js';
+import { connectionLossReason } from '../../db/connection-errors.js';
+import type { Database } from '../../db/database.js';
 import { eventIndexOf, type CalendarSnapshot } from './calendar-snapshot.js';
 import { readChangesSince, type ChangesSince } from './changes-since.js';
 import { extendSnapshotChangeLog, layerSnapshotChangeLog, readSnapshotChangeLog } from './snapshot-change-log.js';
-import { fullLayers, maskedBase, type LayeredSnapshot } from './layered-snapshot.js';
-import { SuggestionIndexBuilder } from './suggestion-index.js';
+import { fullLayers, maskedBase, type LayeredSnapshot } from '../layers/layered-snapshot.js';
+import { SuggestionIndexBuilder } from '../typeahead/suggestion-index.js';
 import { pickCatalogueColumns, readCatalogue, type CatalogueColumns } from './read-snapshot-catalogue.js';
-import { catalogueChange } from './catalogue-changes.js';
+import { catalogueChange } from '../layers/catalogue-changes.js';
 import { readEvents } from './read-snapshot-events.js';
 import { readDates } from './read-snapshot-dates.js';
 

@@ -1,5 +1,5 @@
-import type { CalendarSnapshot } from './calendar-snapshot.js';
-import { DataVersionMoved } from './data-version-moved.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
+import { DataVersionMoved } from '../data-version-moved.js';
 
 /** How long a statement waits, in all, for a replica behind the snapshot to replay up to it. */
 const BEHIND_WAIT_MS = 1500;

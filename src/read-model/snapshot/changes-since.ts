@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../db/database.js';
+import type { Database } from '../../db/database.js';
 
 /**
  * What the versions after a snapshot's changed, by the change log (`event_changes`): events written

@@ -1,8 +1,8 @@
 import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
-import type { Database } from '../db/database.js';
-import type { CalendarSnapshot } from './calendar-snapshot.js';
+import type { Database } from '../../db/database.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 import { readAtSnapshotVersion } from './read-at-version.js';
-import { BoundedMemo } from '../domain/bounded-memo.js';
+import { BoundedMemo } from '../../domain/bounded-memo.js';
 
 /** The cache key of "every column" (a column list is never empty: it holds at least the id). */
 const EVERY_COLUMN = '*';

@@ -1,10 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { Database } from '../db/database.js';
-import { typoTolerance } from '../domain/search-term.js';
-import { eventIndexOf, type CalendarSnapshot } from './calendar-snapshot.js';
-import type { LayeredSnapshot } from './layered-snapshot.js';
-import { readAtSnapshotVersion } from './read-at-version.js';
+import type { Database } from '../../db/database.js';
+import { typoTolerance } from '../../domain/search-term.js';
+import { eventIndexOf, type CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
+import type { LayeredSnapshot } from '../layers/layered-snapshot.js';
+import { readAtSnapshotVersion } from '../records/read-at-version.js';
 
 /** A search phase: literal substring matching, or approximate matching of titles and descriptions. */
 export type SearchMode = 'literal' | 'approximate';

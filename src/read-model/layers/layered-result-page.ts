@@ -1,8 +1,8 @@
-import type { CalendarSnapshot } from './calendar-snapshot.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 import type { LayeredSnapshot } from './layered-snapshot.js';
-import type { WordMatch } from './search-matches.js';
-import { findResultPage } from './walk/find-result-page.js';
-import type { FacetCount, FacetKind, ResultPage, ResultRequest } from './walk/result-page.js';
+import type { WordMatch } from '../search/search-matches.js';
+import { findResultPage } from '../walk/find-result-page.js';
+import type { FacetCount, FacetKind, ResultPage, ResultRequest } from '../walk/result-page.js';
 
 /** A node of a layered answer: an event and its promoted date, numbered in the layer holding them. */
 export interface LayeredNode {

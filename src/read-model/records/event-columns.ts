@@ -1,7 +1,7 @@
-import type { Event } from '../../generated/schema-types.js';
-import type { EventFields } from '../db/database.js';
-import { EVENT_FIELDS } from '../fields/calendar-fields.js';
-import { shownColumns, type ShownName } from '../fields/field-declaration.js';
+import type { Event } from '../../../generated/schema-types.js';
+import type { EventFields } from '../../db/database.js';
+import { EVENT_FIELDS } from '../../fields/calendar-fields.js';
+import { shownColumns, type ShownName } from '../../fields/field-declaration.js';
 
 export type EventColumn = keyof EventFields;
 type EventFieldName = Exclude<keyof Event, '__typename'>;

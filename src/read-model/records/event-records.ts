@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database, EventFields, EventRecord } from '../db/database.js';
-import { EVENT_FIELDS as STORED_EVENT_FIELDS } from '../fields/calendar-fields.js';
-import { storedColumns } from '../fields/field-declaration.js';
-import type { CalendarSnapshot } from './calendar-snapshot.js';
+import type { Database, EventFields, EventRecord } from '../../db/database.js';
+import { EVENT_FIELDS as STORED_EVENT_FIELDS } from '../../fields/calendar-fields.js';
+import { storedColumns } from '../../fields/field-declaration.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 import type { EventColumn } from './event-columns.js';
 import { RecordStatements } from './record-statements.js';
 

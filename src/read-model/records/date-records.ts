@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database, OccurrenceRow } from '../db/database.js';
-import { DATE_CANCELLED, DATE_NO_END, DATE_SOLD_OUT, type CalendarSnapshot } from './calendar-snapshot.js';
+import type { Database, OccurrenceRow } from '../../db/database.js';
+import { DATE_CANCELLED, DATE_NO_END, DATE_SOLD_OUT, type CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 import type { DateColumn } from './date-columns.js';
 import { RecordStatements } from './record-statements.js';
 

@@ -1,7 +1,7 @@
-import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_VENUE, type CalendarSnapshot, type SuggestedEventLabel } from './calendar-snapshot.js';
-import type { StaleInBase } from './catalogue-changes.js';
-import type { LayeredSnapshot } from './layered-snapshot.js';
-import type { WordMatch } from './search-matches.js';
+import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_VENUE, type CalendarSnapshot, type SuggestedEventLabel } from '../snapshot/calendar-snapshot.js';
+import type { StaleInBase } from '../layers/catalogue-changes.js';
+import type { LayeredSnapshot } from '../layers/layered-snapshot.js';
+import type { WordMatch } from '../search/search-matches.js';
 import { Best, before, KIND_NAMES, type Ranked } from './suggestion-ranking.js';
 import { entityRankKey, eventRankKey } from './suggestion-index.js';
 import { catalogueFound, eventCandidates, findSuggestions, hasNode, HitCounter, maskedEventsOf, type FoundSuggestion, type SearchPhase, type SuggestRequest } from './suggestions.js';
@@ -16,7 +16,7 @@ export interface LayeredSuggestWords {
 }
 
 /** What ranks a suggested event's label (eventRankKey): kept by a delta, else read from its record. */
-export type { SuggestedEventLabel } from './calendar-snapshot.js';
+export type { SuggestedEventLabel } from '../snapshot/calendar-snapshot.js';
 
 /**
  * The labels of `events` of `snapshot`: a delta's from memory (SuggestionIndex.eventLabels), else read

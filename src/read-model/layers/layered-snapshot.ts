@@ -1,7 +1,7 @@
-import type { CalendarSnapshot, SnapshotCatalogue } from './calendar-snapshot.js';
-import { eventIndexOf } from './calendar-snapshot.js';
+import type { CalendarSnapshot, SnapshotCatalogue } from '../snapshot/calendar-snapshot.js';
+import { eventIndexOf } from '../snapshot/calendar-snapshot.js';
 import type { StaleInBase } from './catalogue-changes.js';
-import type { SnapshotChangeLog } from './snapshot-change-log.js';
+import type { SnapshotChangeLog } from '../snapshot/snapshot-change-log.js';
 
 /**
  * One data version as layers (issue 42, docs/performance.md "Fresh at any size"): the last full build

@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../db/database.js';
+import type { Database } from '../../db/database.js';
 import {
   EVENT_FEATURED,
   EVENT_FEATURED_SPECIAL,
@@ -12,7 +12,7 @@ import {
 } from './calendar-snapshot.js';
 import { GrowingColumn } from './growing-column.js';
 import type { CatalogueRead } from './read-snapshot-catalogue.js';
-import type { SuggestionIndexBuilder } from './suggestion-index.js';
+import type { SuggestionIndexBuilder } from '../typeahead/suggestion-index.js';
 
 /*
  * A snapshot's events, as load-snapshot.ts reads them in its one view, a bounded number of rows at a time:

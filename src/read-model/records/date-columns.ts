@@ -1,6 +1,6 @@
-import type { Event } from '../../generated/schema-types.js';
-import { EVENT_FIELDS } from '../fields/calendar-fields.js';
-import { everyShownField } from '../fields/field-declaration.js';
+import type { Event } from '../../../generated/schema-types.js';
+import { EVENT_FIELDS } from '../../fields/calendar-fields.js';
+import { everyShownField } from '../../fields/field-declaration.js';
 
 /**
  * The `occurrences` columns that only the database holds of what a node's date fields and its

@@ -1,17 +1,17 @@
-import type { SuggestionKind } from '../../generated/schema-types.js';
-import { onlyConditions, type EventQuery } from '../domain/event-query.js';
-import type { SuggestQueries } from '../domain/suggest-input.js';
-import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_VENUE, type CalendarSnapshot } from './calendar-snapshot.js';
-import { firstWhere } from './first-where.js';
+import type { SuggestionKind } from '../../../generated/schema-types.js';
+import { onlyConditions, type EventQuery } from '../../domain/event-query.js';
+import type { SuggestQueries } from '../../domain/suggest-input.js';
+import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_VENUE, type CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
+import { firstWhere } from '../first-where.js';
 import { Best, before, KIND_NAMES, type Ranked } from './suggestion-ranking.js';
 import { scratchFor, stamps, type Scratch } from './suggestion-scratch.js';
-import type { WordMatch } from './search-matches.js';
-import type { LayeredSnapshot } from './layered-snapshot.js';
+import type { WordMatch } from '../search/search-matches.js';
+import type { LayeredSnapshot } from '../layers/layered-snapshot.js';
 import { firstStartAt, lastEndAt } from './suggestion-index.js';
-import { allowedVenues } from './walk/allowed-venues.js';
-import { eventNodes, type EventNodes } from './walk/event-nodes.js';
-import { findResultPage } from './walk/find-result-page.js';
-import { windowBounds } from './walk/window-bounds.js';
+import { allowedVenues } from '../walk/allowed-venues.js';
+import { eventNodes, type EventNodes } from '../walk/event-nodes.js';
+import { findResultPage } from '../walk/find-result-page.js';
+import { windowBounds } from '../walk/window-bounds.js';
 import { INNER, oneEditRuns, prefixRun, TYPO_MIN_UNITS, type WordIndex, type WordRun } from './word-index.js';
 
 export interface SuggestRequest {

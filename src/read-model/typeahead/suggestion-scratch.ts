@@ -1,4 +1,4 @@
-import type { CalendarSnapshot } from './calendar-snapshot.js';
+import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 
 /**
  * Per snapshot (keyed by it, gone with it), marks over its label ranks for the matching of several

@@ -1,5 +1,5 @@
-import { firstWhere } from './first-where.js';
-import { GrowingColumn } from './growing-column.js';
+import { firstWhere } from '../first-where.js';
+import { GrowingColumn } from '../snapshot/growing-column.js';
 
 /**
  * Folded words mapped to the entities whose labels hold them, for prefix lookups: the unique words

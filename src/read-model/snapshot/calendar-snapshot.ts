@@ -1,8 +1,8 @@
-import type { CategoryRow, OrganizerRow, VenueRow } from '../db/database.js';
-import { firstWhere } from './first-where.js';
+import type { CategoryRow, OrganizerRow, VenueRow } from '../../db/database.js';
+import { firstWhere } from '../first-where.js';
 import type { SnapshotChangeLog } from './snapshot-change-log.js';
 import { walkIndexBytes, type WalkIndexes } from './walk-indexes.js';
-import { wordIndexBytes, type WordIndex } from './word-index.js';
+import { wordIndexBytes, type WordIndex } from '../typeahead/word-index.js';
 
 /** Bits of `eventFlags`. */
 export const EVENT_FEATURED = 1;

@@ -1,4 +1,4 @@
-import { foldedWords } from '../domain/search-term.js';
+import { foldedWords } from '../../domain/search-term.js';
 import {
   SUGGEST_CATEGORY,
   SUGGEST_ORGANIZER,
@@ -8,7 +8,7 @@ import {
   type PackedLists,
   type SuggestedEventLabel,
   type SuggestionIndex,
-} from './calendar-snapshot.js';
+} from '../snapshot/calendar-snapshot.js';
 import { WordIndexBuilder } from './word-index.js';
 
 /** What the index is built from: the rest of the snapshot. */

@@ -1,4 +1,4 @@
-import type { SuggestionKind } from '../../generated/schema-types.js';
+import type { SuggestionKind } from '../../../generated/schema-types.js';
 
 /* How suggestions are ranked and the best few kept (suggestions.ts, layered-suggestions.ts). */
 

@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../db/database.js';
+import type { Database } from '../../db/database.js';
 import type { ChangesSince } from './changes-since.js';
-import { firstWhere } from './first-where.js';
+import { firstWhere } from '../first-where.js';
 import { GrowingColumn } from './growing-column.js';
 
 /**

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely';
-import type { CategoryRow, Database, OrganizerRow, VenueRow } from '../db/database.js';
-import { norwegianNameKey } from '../db/repositories/catalogue.js';
+import type { CategoryRow, Database, OrganizerRow, VenueRow } from '../../db/database.js';
+import { norwegianNameKey } from '../../db/repositories/catalogue.js';
 import type { CalendarSnapshot } from './calendar-snapshot.js';
 
 /*
