@@ -105,8 +105,8 @@ export class CalendarWriter {
   private eventsGiven = 0;
   private bulk = false;
   private restoreConstraintsAndIndexes: (() => Promise<void>) | null = null;
-  /** Stored venues and organizers whose values the file changed: their events change too. */
-  private readonly changedCatalogue = { venues: new Set<string>(), organizers: new Set<string>() };
+  /** Stored venues, organizers and categories whose shown values the file changed: their events change too. */
+  private readonly changedCatalogue = { venues: new Set<string>(), organizers: new Set<string>(), categories: new Set<string>() };
   /** Whether each catalogue list changed at all (new, changed or retired entries): what the CDN purges. */
   private readonly cataloguesChanged: CatalogueChanges = { venues: false, organizers: false, categories: false };
 
@@ -214,7 +214,9 @@ export class CalendarWriter {
   }
 
   private async writeCategories(categories: readonly CalendarCategory[]): Promise<void> {
-    if ((await upsertCategories(this.trx, categories)) > 0) this.cataloguesChanged.categories = true;
+    const { written, changedShown } = await upsertCategories(this.trx, categories);
+    if (written > 0) this.cataloguesChanged.categories = true;
+    for (const id of changedShown) this.changedCatalogue.categories.add(id);
     this.summary.categories += categories.length;
   }
 
@@ -262,10 +264,10 @@ export class CalendarWriter {
     if (this.eventsWritten() > 0 || this.summary.removedEvents > 0) await sql`refresh materialized view search_words`.execute(this.trx);
   }
 
-  /** Change sync: events of changed venues and organizers changed too; old tombstones go. */
+  /** Change sync: events of changed venues, organizers and categories changed too; old tombstones go. */
   private async recordChanges(): Promise<void> {
-    const { venues, organizers } = this.changedCatalogue;
-    await recordCatalogueChanges(this.trx, this.options.changeVersion, { venues: [...venues], organizers: [...organizers] });
+    const { venues, organizers, categories } = this.changedCatalogue;
+    await recordCatalogueChanges(this.trx, this.options.changeVersion, { venues: [...venues], organizers: [...organizers], categories: [...categories] });
     await purgeOldTombstones(this.trx);
   }
 

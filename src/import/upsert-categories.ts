@@ -15,12 +15,26 @@ function parentsFirst(categories: readonly CalendarCategory[]): CalendarCategory
   return categories.map((c) => ({ c, d: depth(c) })).sort((a, b) => a.d - b.d).map((x) => x.c);
 }
 
-/**
- * Writes categories by id; few, but still batched. Their position is their order in the file.
- * Returns how many were new or changed (an unchanged one is not rewritten).
- */
-export async function upsertCategories(trx: Transaction<Database>, categories: readonly CalendarCategory[]): Promise<number> {
+/** What writing the categories did. */
+export interface WrittenCategories {
+  /** New or changed (an unchanged one is not rewritten). */
+  written: number;
+  /**
+   * Stored categories whose shown values changed (labels, slugs, visibility, parent; not the position alone):
+   * the events filed under them show them, so they change too (change sync, and the read model's layers).
+   */
+  changedShown: string[];
+}
+
+/** Writes categories by id; few, but still batched. Their position is their order in the file. */
+export async function upsertCategories(trx: Transaction<Database>, categories: readonly CalendarCategory[]): Promise<WrittenCategories> {
   const position = new Map(categories.map((c, i) => [c.id, i]));
+  const stored = categories.length === 0 ? [] : await trx.selectFrom('categories').selectAll().where('id', 'in', categories.map((c) => c.id)).execute();
+  const changedShown = stored.flatMap((row) => {
+    const c = categories.find((category) => category.id === row.id)!;
+    const same = row.name_nb === c.name_nb && row.name_en === c.name_en && row.slug_nb === c.slug_nb && row.slug_en === c.slug_en && row.visible === c.visible && row.parent_id === c.parent;
+    return same ? [] : [row.id];
+  });
   let written = 0;
   for (const batch of statementBatches(parentsFirst(categories), 8)) {
     const rows = await trx
@@ -47,5 +61,5 @@ export async function upsertCategories(trx: Transaction<Database>, categories: r
       .execute();
     written += rows.length;
   }
-  return written;
+  return { written, changedShown };
 }

@@ -77,6 +77,20 @@ describe(`import: the change log of change sync (${databaseLabel})`, () => {
     expect((await changeLog()).filter((r) => r.version === 2).map((r) => r.event_id)).toEqual(['E-AT-TWO']);
   });
 
+  it('marks the events of a category whose labels changed, not those of a category that only moved or was written unchanged', async () => {
+    const jazz = { id: 'JAZZ', name_nb: 'Jazz', name_en: 'Jazz', slug_nb: 'jazz', slug_en: 'jazz' };
+    const concert = { id: 'CONCERT', name_nb: 'Konsert', name_en: 'Concert', slug_nb: 'konsert', slug_en: 'concert' };
+    const events = baseEvents().map((e) => (e.id === 'E-00' || e.id === 'E-01' ? { ...e, categories: ['JAZZ'] } : e));
+    await importCalendar(database, { ...calendarWith(events), categories: [concert, jazz] });
+    // The same categories in another order (positions change), then the same again: no event changes.
+    await importCalendar(database, { categories: [jazz, concert] });
+    await importCalendar(database, { categories: [jazz, concert] });
+    expect((await changeLog()).filter((r) => r.version > 1)).toEqual([]);
+    // JAZZ relabelled: its two events change (they show its labels), whether or not the file lists them.
+    await importCalendar(database, { categories: [{ ...jazz, name_nb: 'Jazz og blues' }, concert] });
+    expect((await changeLog()).filter((r) => r.version === 4).map((r) => r.event_id)).toEqual(['E-00', 'E-01']);
+  });
+
   it('leaves the change log as it was when an import fails', async () => {
     await importCalendar(database, calendarWith(baseEvents()));
     const before = await changeLog();

@@ -99,8 +99,8 @@ describe(`read model (${databaseLabel}): layered versions`, () => {
       if (!typed.ok) throw new Error('invalid suggest');
       expect((await reader.suggest(typed.input)).map((s) => `${s.kind} ${s.value} ${s.hits}`)).toEqual(['VENUE v-0 1', 'ORGANIZER o-1 1', 'EVENT e-8 1']);
 
-      // A category relabelled: the base's typeahead and name search would show it as it was, a full build.
-      await importCalendar(database, { categories: [{ ...CATALOGUE.categories[0]!, name_nb: 'Konserter' }] });
+      // A category hidden: whether its children are suggested depends on it, and their events are not marked: a full build.
+      await importCalendar(database, { categories: [{ ...CATALOGUE.categories[0]!, visible: false }] });
       const renamed = await next();
       expect(renamed.base).toBe(renamed.full);
       expect(built()).toMatchObject({ kind: 'full', reason: 'catalogue', events: 6 });
@@ -151,6 +151,41 @@ describe(`read model (${databaseLabel}): layered versions`, () => {
       expect(await model.snapshot()).toBe(before);
     } finally {
       await model.close();
+    }
+  });
+
+  it('takes a category relabelled as a delta of its events, its new label suggested, its old one not', async () => {
+    const own = await createTestDatabase();
+    try {
+      const jazz = { id: 'JAZZ', name_nb: 'Jazz', name_en: 'Jazz', slug_nb: 'jazz', slug_en: 'jazz' };
+      await importCalendar(own, {
+        ...CATALOGUE,
+        categories: [...CATALOGUE.categories, jazz],
+        events: [event('E-1', 'En'), event('E-2', 'To'), event('E-3', 'Tre'), { ...event('E-4', 'Fire'), categories: ['JAZZ'] }, { ...event('E-5', 'Fem'), categories: ['JAZZ'] }],
+      });
+      const model = new ReadModel({ db: own.db, clock: () => NOW, logger: pino({ level: 'silent' }), pollIntervalMs: 60_000, layered: true });
+      try {
+        await model.start();
+        const first = await model.snapshot();
+        await importCalendar(own, { categories: [...CATALOGUE.categories, { ...jazz, name_nb: 'Blues', name_en: 'Blues' }] });
+        model.require((await readDataVersion(own.db))!);
+        const relabelled = await model.snapshot();
+        expect(relabelled.full).toBe(first.full);
+        expect(relabelled.delta?.eventIds).toEqual(['E-4', 'E-5']);
+        expect(relabelled.staleInBase?.categories).toEqual(Uint8Array.from([0, 1]));
+        const reader = new CalendarReader(model, own.db, NOW);
+        const suggest = async (prefix: string) => {
+          const typed = buildSuggestInput(prefix, null, 5, NOW);
+          if (!typed.ok) throw new Error('invalid suggest');
+          return (await reader.suggest(typed.input)).map((s) => `${s.kind} ${s.value} ${s.hits} ${s.label_nb}`);
+        };
+        expect(await suggest('blu')).toEqual(['CATEGORY JAZZ 2 Blues']);
+        expect(await suggest('jaz')).toEqual([]);
+      } finally {
+        await model.close();
+      }
+    } finally {
+      await own.close();
     }
   });
 

@@ -93,21 +93,24 @@ export async function removeEventsNotListed(trx: Transaction<Database>, version:
 }
 
 /**
- * An event shows its venues' and organizers' names, slugs, addresses and places: the events of a
- * venue or organizer the import changed are changed too, whether or not the file lists them.
+ * An event shows its venues' and organizers' names, slugs, addresses and places, and its categories'
+ * labels, slugs, visibility and parent: the events of a venue, organizer or category the import changed
+ * are changed too, whether or not the file lists them (the read model's layers rely on it:
+ * read-model/layers/catalogue-changes.ts).
  */
 export async function recordCatalogueChanges(
   trx: Transaction<Database>,
   version: string,
-  changed: { venues: readonly string[]; organizers: readonly string[] },
+  changed: { venues: readonly string[]; organizers: readonly string[]; categories: readonly string[] },
 ): Promise<void> {
-  if (changed.venues.length === 0 && changed.organizers.length === 0) return;
+  if (changed.venues.length === 0 && changed.organizers.length === 0 && changed.categories.length === 0) return;
   await sql`
     update event_changes set version = ${version}::bigint, changed_at = now()
     where not removed and version <> ${version}::bigint and event_id in (
       select id from events where venue_id = any(${changed.venues}::text[])
       union select event_id from occurrences where venue_id = any(${changed.venues}::text[])
       union select event_id from event_organizers where organizer_id = any(${changed.organizers}::text[])
+      union select event_id from event_categories where category_id = any(${changed.categories}::text[])
     )
   `.execute(trx);
 }

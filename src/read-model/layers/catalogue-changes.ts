@@ -8,12 +8,13 @@ import type { SnapshotCatalogue } from '../snapshot/calendar-snapshot.js';
  * suggestions.ts). What keeps the base exact: an import that changes a venue or an organizer marks every
  * event of it changed (db/repositories/event-changes.ts, `recordCatalogueChanges`), so those events are
  * masked in the base and read into the delta with the new rows; a retired category's events likewise
- * (`recordCategoryRetirement`). So a base event only ever refers to venues, organizers and categories
- * whose rows did not change, and the base's own answers (filters by slug, municipality, place, name
- * search) stay right. Only the base's catalogue entries of changed or removed entities are stale, and
- * their events are all masked: typeahead leaves those entries out. An existing category whose labels,
- * slugs, visibility or parent changed is the exception (its events are not marked): the base's
- * typeahead and name search would show it as it was, so that change is a full build ('catalogue').
+ * (`recordCategoryRetirement`), and of a category whose labels, slugs, visibility or parent changed. So
+ * a base event only ever refers to venues, organizers and categories whose rows did not change, and the
+ * base's own answers (filters by slug, municipality, place, name search) stay right. Only the base's
+ * catalogue entries of changed or removed entities are stale, and their events are all masked: typeahead
+ * leaves those entries out. A category whose visibility or parent changed is the exception: whether its
+ * children are suggested depends on it ("visible, under a visible parent"), and their events are not
+ * marked, so that change is a full build ('catalogue'). A position alone only orders the catalogue.
  */
 
 /** Per kind, the base's entity numbers whose rows changed or left the newest catalogue (1), in its numbering. */
@@ -28,7 +29,7 @@ export type CatalogueChange =
   | { kind: 'same' }
   /** Layered: the delta on the newest catalogue, the base's stale entries marked. */
   | { kind: 'layered'; stale: StaleInBase }
-  /** An existing category changed otherwise than in position: a full build. */
+  /** An existing category's visibility or parent changed: a full build. */
   | { kind: 'full' };
 
 export function catalogueChange(full: SnapshotCatalogue, newest: SnapshotCatalogue): CatalogueChange {
@@ -41,8 +42,12 @@ export function catalogueChange(full: SnapshotCatalogue, newest: SnapshotCatalog
       // Retired: its events were marked changed and moved off it.
       categories[k] = 1;
       changed = true;
-    } else if (!sameCategory(before, now)) return { kind: 'full' };
-    else if (before.position !== now.position) changed = true;
+    } else if (before.visible !== now.visible || before.parent_id !== now.parent_id) return { kind: 'full' };
+    else if (!sameLabels(before, now)) {
+      // Relabelled: its events were marked changed.
+      categories[k] = 1;
+      changed = true;
+    } else if (before.position !== now.position) changed = true;
   }
   const stale = (rows: readonly { id: string }[], by: ReadonlyMap<string, object>) => {
     const flags = new Uint8Array(rows.length);
@@ -60,9 +65,9 @@ export function catalogueChange(full: SnapshotCatalogue, newest: SnapshotCatalog
   return changed ? { kind: 'layered', stale: { venues, organizers, categories } } : { kind: 'same' };
 }
 
-/** A category as the base shows it (labels, slugs, visibility, parent); its position only orders the catalogue. */
-function sameCategory(a: CategoryRow, b: CategoryRow): boolean {
-  return a.name_nb === b.name_nb && a.name_en === b.name_en && a.slug_nb === b.slug_nb && a.slug_en === b.slug_en && a.visible === b.visible && a.parent_id === b.parent_id;
+/** A category's labels and slugs (what typeahead and name search read of it). */
+function sameLabels(a: CategoryRow, b: CategoryRow): boolean {
+  return a.name_nb === b.name_nb && a.name_en === b.name_en && a.slug_nb === b.slug_nb && a.slug_en === b.slug_en;
 }
 
 /** Rows of the same table: every column equal. */

@@ -83,8 +83,8 @@ export type LayeredFallback = 'catalogue' | 'older-version' | 'delta-size';
 /**
  * The newest data version as layers over `previous`'s full build (layered-snapshot.ts), read in one
  * read-only repeatable-read transaction: the version, the catalogue (when it changed, the delta is built
- * on it with numbers of its own: catalogue-changes.ts; an existing category relabelled falls back to a
- * full build), the ids `event_changes` logged after
+ * on it with numbers of its own: catalogue-changes.ts; a category hidden or moved under another parent
+ * falls back to a full build), the ids `event_changes` logged after
  * the full build's version (one row per id: its last change), and those events' records and dates as
  * a delta built by the same code as a full build, restricted to them, at the full build's clock (its
  * cutoff: `suggestions.publishingHorizon`), so that the layers are exactly a full build at that clock.
