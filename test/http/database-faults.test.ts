@@ -214,13 +214,16 @@ describe.skipIf(unavailable)('the service when PostgreSQL fails', { timeout: 120
     });
 
     it('never repeats a write, nor a statement inside a transaction: their callers get the failure', async () => {
-      const write = `insert into retry_test.writes select 1 from pg_sleep(0.4)`;
+      // Long enough to be found running on a loaded machine (psql per poll): each is terminated as soon as it is
+      // found, and neither runs again (a 0.4 s write once finished before the poll found it in a full run).
+      const write = `insert into retry_test.writes select 1 from pg_sleep(10)`;
+      const inTransaction = 'select pg_sleep(10) as slept, pg_backend_pid() as pid';
       const [failedWrite] = await Promise.allSettled([sql`${sql.raw(write)}`.execute(database.db), terminateWhenRunning(write)]);
       expect(failedWrite.status).toBe('rejected');
       expect(Number(await cluster.psql('select count(*) from retry_test.writes'))).toBe(0);
       const [failedTransaction] = await Promise.allSettled([
-        database.db.transaction().execute((trx) => sql`${sql.raw(SLEEP)}`.execute(trx)),
-        terminateWhenRunning(SLEEP),
+        database.db.transaction().execute((trx) => sql`${sql.raw(inTransaction)}`.execute(trx)),
+        terminateWhenRunning(inTransaction),
       ]);
       expect(failedTransaction.status).toBe('rejected');
       expect((await sql<{ one: number }>`select 1 as one`.execute(database.db)).rows).toEqual([{ one: 1 }]);
