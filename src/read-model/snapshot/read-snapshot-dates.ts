@@ -85,20 +85,33 @@ export async function readDates(
   // Grouped by event, each event's dates chronological (ties by date id): one event's dates are
   // read together, in order, by the scans and by `repetitions`.
   const count = start.length;
-  const order = new Uint32Array(count);
+  let order: Uint32Array | null = new Uint32Array(count);
   for (let i = 0; i < count; i++) order[i] = i;
-  const s = start.array;
-  const e = event.array;
-  const d = id.array;
-  order.sort((a, b) => e[a]! - e[b]! || s[a]! - s[b]! || d[a]! - d[b]!);
+  {
+    // In a block of its own: nothing holds the columns in read order past it.
+    const s = start.array;
+    const e = event.array;
+    const d = id.array;
+    order.sort((a, b) => e[a]! - e[b]! || s[a]! - s[b]! || d[a]! - d[b]!);
+  }
+  // Each column in read order (grown by doubling: up to twice its size) is let go once reordered, before the
+  // walk's indexes are built: a compaction builds beside the snapshot still serving (issue 54, item 3).
   const permute = <T extends Float64Array | Uint32Array | Int32Array | Uint16Array | Uint8Array>(column: GrowingColumn<T>, make: (size: number) => T): T => {
     const sorted = make(count);
-    for (let i = 0; i < count; i++) sorted[i] = column.array[order[i]!]!;
+    const unsorted = column.array;
+    for (let i = 0; i < count; i++) sorted[i] = unsorted[order![i]!]!;
+    column.release();
     return sorted;
   };
   const dateEvent = permute(event, (n) => new Uint32Array(n));
   const dateStart = permute(start, (n) => new Float64Array(n));
   const dateId = permute(id, (n) => new Float64Array(n));
+  const dateVenue = permute(venue, (n) => new Int32Array(n));
+  const dateEnds = permute(ends, (n) => new Float64Array(n));
+  const dateDay = permute(day, (n) => new Int32Array(n));
+  const dateMinute = permute(minute, (n) => new Uint16Array(n));
+  const dateFlags = permute(flags, (n) => new Uint8Array(n));
+  order = null;
   const eventCount = events.snapshot.eventIds.length;
   const offsets = new Uint32Array(eventCount + 1);
   for (let i = 0; i < count; i++) offsets[dateEvent[i]! + 1] = offsets[dateEvent[i]! + 1]! + 1;
@@ -107,8 +120,6 @@ export async function readDates(
   const dateOrder = new Uint32Array(count);
   for (let i = 0; i < count; i++) dateOrder[i] = i;
   dateOrder.sort((a, b) => dateStart[a]! - dateStart[b]! || dateEvent[a]! - dateEvent[b]! || dateId[a]! - dateId[b]!);
-  const dateVenue = permute(venue, (n) => new Int32Array(n));
-  const dateEnds = permute(ends, (n) => new Float64Array(n));
 
   return {
     eventDateOffsets: offsets,
@@ -121,11 +132,10 @@ export async function readDates(
     dateEvent,
     dateVenue,
     dateId,
-    dateDay: permute(day, (n) => new Int32Array(n)),
-    dateMinute: permute(minute, (n) => new Uint16Array(n)),
-    dateFlags: permute(flags, (n) => new Uint8Array(n)),
+    dateDay,
+    dateMinute,
+    dateFlags,
   };
-
 }
 
 /** Each venue's dates as positions in the listing order, ascending (a counting sort: one pass to count, one to place). */
