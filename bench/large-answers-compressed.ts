@@ -14,12 +14,13 @@
  *   git worktree add --detach /tmp/before main && ln -s "$PWD/node_modules" /tmp/before/node_modules && (cd /tmp/before && node scripts/build.mjs)
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test BENCH_BEFORE_DIR=/tmp/before taskset -c 1 npx tsx bench/large-answers-compressed.ts
  *   BENCH_SIZE=20000 BENCH_ROUNDS=7 BENCH_PAIRS=2 BENCH_SERVICE_CPU=any ...
+ *   BENCH_AFTER_ENV='MALLOC_MMAP_THRESHOLD_=131072' BENCH_BEFORE_DIR=$PWD ...   # one setting against none, same code
  */
 import { execFileSync } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { startPinnedService, type PinnedProcess } from './support/pinned-process.js';
+import { environmentWords, startPinnedService, type PinnedProcess } from './support/pinned-process.js';
 import { processCpuMs } from './support/process-cpu.js';
 
 const databaseUrl = process.env['DATABASE_URL'];
@@ -30,6 +31,8 @@ const size = Number(process.env['BENCH_SIZE'] ?? 20_000);
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 7);
 const pairs = Number(process.env['BENCH_PAIRS'] ?? 2);
 const cpu = process.env['BENCH_SERVICE_CPU'] === 'any' ? 'any' : 0;
+/** `NAME=value` words for the after node's environment alone: a setting measured against its absence (issue 54). */
+const afterEnv = environmentWords(process.env['BENCH_AFTER_ENV']);
 const schema = `bench_large_${size}`;
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
@@ -103,7 +106,7 @@ interface Row {
 
 async function measure(label: string, dir: string): Promise<Row[]> {
   // A whole-world answer on a busy machine may pass the default deadline of 6 s.
-  const env = { DATABASE_URL: databaseUrl!, DATABASE_SCHEMA: schema, DEMO_EVENTS: '0', LOG_LEVEL: 'warn', RESPONSE_CACHE: 'off', REQUEST_TIMEOUT_MS: '120000' };
+  const env = { DATABASE_URL: databaseUrl!, DATABASE_SCHEMA: schema, DEMO_EVENTS: '0', LOG_LEVEL: 'warn', RESPONSE_CACHE: 'off', REQUEST_TIMEOUT_MS: '120000', ...(label.startsWith('after') ? afterEnv : {}) };
   const service: PinnedProcess = await startPinnedService(dir, env, cpu);
   const rows: Row[] = [];
   try {

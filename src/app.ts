@@ -71,6 +71,12 @@ export interface StartOptions {
   dataVersionPollMs?: number;
   /** How long a read-model snapshot is kept before the same version is read afresh (tests shorten it). @default a day */
   readModelRereadMs?: number;
+  /**
+   * After each full build of the read model, have V8 collect the one it replaced and give the memory back
+   * (release-replaced-build.ts). In-process test servers turn it off: a full collection of the test runner's
+   * heap after every server's first build would only slow the suite. @default true
+   */
+  releaseReplacedBuilds?: boolean;
   /** TTL of cached answers per root field, merged over the defaults (tests shorten them). @default RESPONSE_TTL_MS */
   responseTtlMs?: Readonly<Record<string, number>>;
   /** The CDN purger's retry window and first retry delay (tests shorten them). @default 10 minutes, 250 ms */
@@ -142,6 +148,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     rereadAfterMs: options.readModelRereadMs,
     layered: config.READ_MODEL_LAYERED === 'on',
     deltaMostEvents: config.READ_MODEL_DELTA_MOST_EVENTS,
+    releaseReplacedBuilds: options.releaseReplacedBuilds ?? true,
   });
   const purger = cdnPurgerOf(config, database, logger, options.cdnPurgeRetry);
   // Each version this node serves: the CDN edges are purged of what it changed (by one node of all).

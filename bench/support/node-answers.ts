@@ -19,9 +19,14 @@ export async function cachedGet(node: PinnedProcess, query: string): Promise<str
 
 /** The node's `read model built` lines so far, parsed. */
 export function readModelBuilds(node: PinnedProcess): Record<string, unknown>[] {
+  return logLinesOf(node, '"read model built"');
+}
+
+/** The node's JSON log lines whose text includes `marker` (a message in quotes, say). */
+export function logLinesOf(node: PinnedProcess, marker: string): Record<string, unknown>[] {
   return node
     .log()
     .split('\n')
-    .filter((line) => line.includes('"read model built"'))
+    .filter((line) => line.includes(marker))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }

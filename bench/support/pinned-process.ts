@@ -69,15 +69,23 @@ export function startPinned(
   });
 }
 
+/** `NAME=value` words (a BENCH_*_ENV variable) as an environment. */
+export function environmentWords(text: string | undefined): Record<string, string> {
+  return Object.fromEntries((text ?? '').split(/\s+/).filter(Boolean).map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]));
+}
+
 /**
  * `calendar serve` of the checkout in `cwd`, on a free port of 127.0.0.1, pinned to CPU 0 (or `cpu`), with the V8
  * flags `npm start` gives it (src/cli/serve-v8-flags.ts). BENCH_SERVICE_V8_FLAGS replaces them, to
  * measure another setting (`--max-semi-space-size=0`: V8's own sizing; `''`: none, which a checkout
  * from before d6e5063 runs with as it did then, and a later one replaces with its own).
+ * BENCH_SERVICE_ENV adds `NAME=value` words to its environment alone (not the bench's, nor wrk's): to measure
+ * an allocator setting, say (`MALLOC_MMAP_THRESHOLD_=131072`).
  */
 export function startPinnedService(cwd: string, env: Record<string, string>, cpu: number | 'any' = 0): Promise<PinnedProcess> {
   const flags = process.env['BENCH_SERVICE_V8_FLAGS']?.split(/\s+/).filter(Boolean) ?? SERVE_V8_FLAGS;
-  return startPinned([...flags, 'bin/calendar.js', 'serve'], { cwd, cpu, env: { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MAX_IN_FLIGHT_REQUESTS: '1000', ...env } });
+  const extra = environmentWords(process.env['BENCH_SERVICE_ENV']);
+  return startPinned([...flags, 'bin/calendar.js', 'serve'], { cwd, cpu, env: { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MAX_IN_FLIGHT_REQUESTS: '1000', ...env, ...extra } });
 }
 
 /** Waits until the service's /ready answers 200 (the read model is built; at 1M events that takes a while). */

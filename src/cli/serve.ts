@@ -5,6 +5,7 @@ import { listeningBaseUrl } from '../http/listening-base-url.js';
 import { defineCommand } from './command.js';
 import { exactOperands } from './command-line.js';
 import { SERVICE_VERSION } from '../service-version.js';
+import { missingMallocSettings, missingMallocSettingsWarning, mmapThresholdOf, runsOnGlibc, workerMallocEnv } from './malloc-settings.js';
 import { allocationSitePretenuring, missingServeV8Flags, missingServeV8FlagsWarning, semiSpaceCapMb, workerExecArgv } from './serve-v8-flags.js';
 
 /**
@@ -59,6 +60,8 @@ function startupFields(config: Config, service: RunningService, tracing: string 
     semiSpaceCapMb: semiSpaceCapMb(),
     // Off unless the operator turned it on (serve-v8-flags.ts says why).
     allocationSitePretenuring: allocationSitePretenuring(),
+    // glibc's mmap threshold (bytes) when fixed, null when sliding (malloc-settings.ts says why 131072); absent off glibc.
+    ...(runsOnGlibc() ? { mallocMmapThreshold: mmapThresholdOf() } : {}),
     pid: process.pid,
   };
 }
@@ -94,7 +97,7 @@ on a listener of its own when METRICS_PORT is set (the API's port then answers i
       const workers = workerCount(config);
       if (workers > 1) {
         const { runPrimary } = await import('../cluster/run-primary.js');
-        return runPrimary({ config, workers, logger: createLogger(config.LOG_LEVEL), started, workerExecArgv: workerExecArgv() });
+        return runPrimary({ config, workers, logger: createLogger(config.LOG_LEVEL), started, workerExecArgv: workerExecArgv(), workerEnv: workerMallocEnv() });
       }
     }
     const worker = cluster.worker;
@@ -123,6 +126,8 @@ on a listener of its own when METRICS_PORT is set (the API's port then answers i
     // Once the service runs (a start that fails says only why): a worker has its primary's flags and never warns.
     const missing = missingServeV8Flags();
     if (missing.length > 0) logger.warn({ missingV8Flags: missing }, missingServeV8FlagsWarning(missing));
+    const missingMalloc = missingMallocSettings();
+    if (missingMalloc.length > 0) logger.warn({ missingEnvironment: missingMalloc }, missingMallocSettingsWarning(missingMalloc));
     logger.info({ ...startupFields(config, service, tracing ? tracesEndpoint(config) : null, describeDatabaseUrl), readyMs }, 'service started');
     // A worker's primary prints the one line for the whole cluster.
     if (!worker) process.stdout.write(`Event calendar API listening on ${service.url} (${service.database.driver}, ready in ${readyMs} ms)\n`);

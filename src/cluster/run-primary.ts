@@ -31,6 +31,8 @@ export interface PrimaryOptions {
   started: number;
   /** The node flags of each worker: this process's, plus serve's V8 flags it lacks (src/cli/serve-v8-flags.ts). */
   workerExecArgv: readonly string[];
+  /** More environment for each worker: serve's allocator setting when this process lacks it (src/cli/malloc-settings.ts). */
+  workerEnv?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -63,7 +65,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<number> {
   const metricsListener = await listenForMetrics(config, metrics, logger);
   const metricsServer = metricsListener?.server;
   // The port it got (METRICS_PORT=0: a free one), so that each worker's start-up line names it.
-  const workerEnv = metricsListener ? { METRICS_PORT: String(metricsListener.port) } : undefined;
+  const workerEnv = { ...options.workerEnv, ...(metricsListener ? { METRICS_PORT: String(metricsListener.port) } : {}) };
 
   const fork = (): Slot => {
     const slot: Slot = { worker: cluster.fork(workerEnv), forkedAt: Date.now(), listening: false };

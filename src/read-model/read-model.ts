@@ -9,6 +9,7 @@ import type { ChangesSince } from './snapshot/changes-since.js';
 import { LargeAnswerGate } from './large-answer-gate.js';
 import { fullLayers, type LayeredSnapshot } from './layers/layered-snapshot.js';
 import { loadLayeredSnapshot, loadSnapshotSince, RETAINED_ENDED_MS } from './snapshot/load-snapshot.js';
+import { ReplacedBuildRelease, type Release } from './release-replaced-build.js';
 import { countReadModelBuild, observeDatabaseDataVersion, observeReadModelBuild, observeServedDelta, type ReadModelBuildReason } from '../telemetry/metrics.js';
 
 export interface ReadModelOptions {
@@ -41,6 +42,14 @@ export interface ReadModelOptions {
    * full build. @default DELTA_MOST_EVENTS
    */
   deltaMostEvents?: number | undefined;
+  /**
+   * After each full build swapped in, run V8's full collection until the build it replaced is gone
+   * (release-replaced-build.ts), so that a node's RSS comes back down after a compaction. @default false
+   * (the service turns it on; tests of the builds alone need no collections)
+   */
+  releaseReplacedBuilds?: boolean | undefined;
+  /** When (ms after a swap) those collections run, until the replaced build is gone. @default RELEASE_AFTER_MS */
+  releaseAfterMs?: readonly number[] | undefined;
 }
 
 /**
@@ -90,12 +99,15 @@ export class ReadModel {
   private compacting: Promise<void> | null = null;
   /** A compaction's full build, done: the next build layers the newest version on it and swaps it in. */
   private compacted: { layers: LayeredSnapshot; readAt: number } | null = null;
+  /** The collections after the last full build swapped in (tests await it). */
+  lastRelease: Promise<Release> | null = null;
   /** Full builds swapped in so far: a compaction that started before one is dropped (its build is older). */
   private fullBuildsSwapped = 0;
   private poller: NodeJS.Timeout | undefined;
   private stopListening: (() => Promise<void>) | undefined;
   private readonly unsubscribeImports: (() => void) | undefined;
   private closed = false;
+  private readonly release: ReplacedBuildRelease | null;
   private readonly versionListeners: ((version: string) => void)[] = [];
   private readonly db: Kysely<Database>;
   private readonly logger: Logger;
@@ -109,6 +121,7 @@ export class ReadModel {
   constructor(private readonly options: ReadModelOptions) {
     this.db = options.db;
     this.logger = options.logger;
+    this.release = options.releaseReplacedBuilds ? new ReplacedBuildRelease(options.logger, options.releaseAfterMs) : null;
     this.unsubscribeImports = options.committedImports?.subscribe(() => this.catchUp());
   }
 
@@ -323,11 +336,14 @@ export class ReadModel {
     this.learn(layers.version);
     if (!this.current || !newer(this.current.version, layers.version)) {
       const moved = this.current?.version !== layers.version;
-      if (layers.full !== this.current?.full) {
+      const replaced = layers.full !== this.current?.full ? (this.current?.full ?? null) : undefined;
+      if (replaced !== undefined) {
         this.builtAt = readAt;
         this.fullBuildsSwapped++;
       }
       this.current = layers;
+      // A full build swapped in: the one it replaced (none at start) and the build's garbage go back to the system.
+      if (replaced !== undefined && this.release) this.lastRelease = this.release.schedule(replaced);
       observeServedDelta(layers.delta?.eventIds.length ?? 0);
       this.behind = this.known !== null && newer(this.known, layers.version);
       if (moved) for (const listener of this.versionListeners) listener(layers.version);
@@ -405,6 +421,7 @@ export class ReadModel {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.poller);
+    this.release?.cancel();
     this.unsubscribeImports?.();
     await this.stopListening?.();
     await this.compacting;

@@ -3,12 +3,16 @@ import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migratedDataDir } from '../support/migrated-data-dir.js';
 import { logLines, startServiceProcess } from '../support/service-process.js';
+import { SERVE_MALLOC_ENV } from '../../src/cli/malloc-settings.js';
 import { allocationSitePretenuring, missingServeV8Flags, SERVE_V8_FLAGS, semiSpaceCapMb, workerExecArgv } from '../../src/cli/serve-v8-flags.js';
+
+const MALLOC_WORDS = Object.entries(SERVE_MALLOC_ENV).map(([name, value]) => `${name}=${value}`).join(' ');
 
 describe('calendar serve: V8 flags', () => {
   it('npm start runs the service with them (what docs/operating.md tells operators to pass)', () => {
     const { scripts } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
-    expect(scripts['start']).toBe(`node ${SERVE_V8_FLAGS.join(' ')} bin/calendar.js serve`);
+    // With serve's allocator setting in its environment first (malloc-settings.test.ts).
+    expect(scripts['start']).toBe(`${MALLOC_WORDS} node ${SERVE_V8_FLAGS.join(' ')} bin/calendar.js serve`);
     expect(semiSpaceCapMb(SERVE_V8_FLAGS, '')).toBe(16);
     expect(allocationSitePretenuring(SERVE_V8_FLAGS, '')).toBe(false);
     expect(missingServeV8Flags(SERVE_V8_FLAGS, '')).toEqual([]);
@@ -16,7 +20,7 @@ describe('calendar serve: V8 flags', () => {
 
   it("the bin's shebang passes them (npx calendar, ./bin/calendar.js)", () => {
     const [shebang] = readFileSync(new URL('../../bin/calendar.js', import.meta.url), 'utf8').split('\n');
-    expect(shebang).toBe(`#!/usr/bin/env -S node ${SERVE_V8_FLAGS.join(' ')}`);
+    expect(shebang).toBe(`#!/usr/bin/env -S ${MALLOC_WORDS} node ${SERVE_V8_FLAGS.join(' ')}`);
   });
 
   it("gives a primary's workers the ones it lacks, after none of its own, keeping those the operator set", () => {

@@ -154,6 +154,9 @@ describe.skipIf(unavailable)('calendar serve with WORKERS=2 (processes, on Postg
     expect(started.map((line) => line['semiSpaceCapMb'])).toEqual([cap, cap]);
     expect(started.map((line) => line['allocationSitePretenuring'])).toEqual([false, false]);
     expect(logLines(service.stderr(), 'started without the V8 flags')).toEqual([]);
+    // Nor its allocator setting (src/cli/malloc-settings.ts): the workers' environment has it.
+    expect(started.map((line) => line['mallocMmapThreshold'])).toEqual([131072, 131072]);
+    expect(logLines(service.stderr(), 'started without MALLOC_MMAP_THRESHOLD_')).toEqual([]);
 
     // Eight different documents (an alias each) under one name: all executed, none a cache hit.
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => post(origin, { query: `query BothWorkers { c${i}: categories { id } }` })));

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVE_MALLOC_ENV } from '../../src/cli/malloc-settings.js';
 import { SERVE_V8_FLAGS } from '../../src/cli/serve-v8-flags.js';
 import { generateDemoCalendar } from '../../src/demo/demo-calendar.js';
 import { hashApiKey } from '../../src/domain/api-key-hash.js';
@@ -138,6 +139,8 @@ describe.skipIf(unavailable)('least privilege: calendar serve as the serving rol
           RATE_LIMIT_KEY: '100000',
           CDN_PURGE_URLS: `${edge.origin}/`,
           LOG_LEVEL: 'warn',
+          // Launched as npm start does: its flags and allocator setting (no warning for either).
+          ...SERVE_MALLOC_ENV,
         },
         { nodeArgs: SERVE_V8_FLAGS },
       );

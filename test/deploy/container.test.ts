@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { SERVE_MALLOC_ENV } from '../../src/cli/malloc-settings.js';
 import { expectKnownSettings } from '../support/deploy-settings.js';
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), 'utf8');
@@ -74,9 +75,9 @@ describe('deploy/container/Dockerfile', () => {
     expect(healthcheck).not.toMatch(/curl|wget/);
   });
 
-  it('sets only settings src/config.ts knows', () => {
+  it('sets only settings src/config.ts knows, and serve\'s allocator setting', () => {
     const env = Object.fromEntries(all(runtime, 'ENV').flatMap((args) => args.split(' ').map((pair) => pair.split('=', 2) as [string, string])));
-    expect(env).toEqual({ PORT: '4000', METRICS_PORT: '9464', MIGRATE: 'off' });
+    expect(env).toEqual({ PORT: '4000', METRICS_PORT: '9464', MIGRATE: 'off', ...SERVE_MALLOC_ENV });
     expectKnownSettings(env, 'Dockerfile ENV');
   });
 });

@@ -2,6 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
+import { SERVE_MALLOC_ENV } from '../../src/cli/malloc-settings.js';
 import { expectKnownSettings } from '../support/deploy-settings.js';
 import { migratedDataDir, type MigratedDataDir } from '../support/migrated-data-dir.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
@@ -79,6 +80,8 @@ describe('deploy/kubernetes: the manifests', () => {
   it('sets only settings src/config.ts knows, valid together, on the nodes and on the Job', () => {
     expectKnownSettings(apiEnv, 'Deployment calendar-api');
     expect(apiEnv['MIGRATE']).toBe('off');
+    // serve's allocator setting (src/cli/malloc-settings.ts): glibc reads it from the container's environment.
+    for (const [name, value] of Object.entries(SERVE_MALLOC_ENV)) expect(apiEnv[name]).toBe(value);
     const jobEnv = environment(migrate);
     expectKnownSettings(jobEnv, 'Job calendar-migrate');
     expect(jobEnv['DATABASE_SERVING_ROLE']).toBe('calendar_serve');

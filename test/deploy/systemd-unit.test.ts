@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { SERVE_MALLOC_ENV } from '../../src/cli/malloc-settings.js';
 import { expectKnownSettings, parseEnvironmentFile } from '../support/deploy-settings.js';
 import { operatorTool } from '../support/operator-tool.js';
 
@@ -67,10 +68,10 @@ describe('deploy/systemd/calendar.service', () => {
     expect(readFileSync(ALERTS, 'utf8')).toContain('process_resident_memory_bytes{job="event-calendar-api"} > 0.9 * 1073741824');
   });
 
-  it('sets only settings src/config.ts knows, in Environment= and in the example EnvironmentFile', () => {
+  it('sets only settings src/config.ts knows (and serve\'s allocator setting), in Environment= and in the example EnvironmentFile', () => {
     expect(one('Service.EnvironmentFile')).toBe('/etc/calendar/calendar.env');
     const inline = Object.fromEntries((unit.get('Service.Environment') ?? []).map((pair) => pair.split('=', 2) as [string, string]));
-    expect(inline).toEqual({ MIGRATE: 'off' });
+    expect(inline).toEqual({ MIGRATE: 'off', ...SERVE_MALLOC_ENV });
     const file = parseEnvironmentFile(readFileSync(ENV_EXAMPLE, 'utf8'));
     expectKnownSettings({ ...file, ...inline }, 'calendar.service with calendar.env.example');
   });

@@ -230,4 +230,58 @@ describe(`read model (${databaseLabel}): layered versions`, () => {
       await model.close();
     }
   });
+
+  /*
+   * Issue 54, item 3: after a compaction is swapped in, V8 is made to collect the full build it replaced
+   * (release-replaced-build.ts); the node's RSS comes back (bench/freshness.ts). A WeakRef says whether it went.
+   */
+  describe('the full build a compaction replaced', () => {
+    /** A model past its delta bound of one event: the next import's version starts a compaction. */
+    const compactingModel = (releaseAfterMs: readonly number[]) => {
+      const lines: Record<string, unknown>[] = [];
+      const logger = pino({ level: 'info', base: undefined }, new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) }));
+      const model = new ReadModel({ db: database.db, clock: () => NOW, logger, pollIntervalMs: 60_000, layered: true, deltaMostEvents: 1, releaseReplacedBuilds: true, releaseAfterMs });
+      return { model, lines };
+    };
+    /** Two events edited: served as a delta, compacted behind it; resolves once the compaction is swapped in. */
+    const compactOnce = async (model: ReadModel, replaced: WeakRef<object>, title: string) => {
+      await importCalendar(database, { events: [event('E-2', `To (${title})`), event('E-3', `Tre (${title})`)] });
+      model.require((await readDataVersion(database.db))!);
+      await model.snapshot();
+      await vi.waitFor(async () => expect((await model.snapshot()).full).not.toBe(replaced.deref()), { timeout: 10_000, interval: 20 });
+    };
+
+    it('is collected once no request holds it, and the release is logged', async () => {
+      const { model, lines } = compactingModel([50, 200, 1_000]);
+      try {
+        await model.start();
+        const replaced = new WeakRef((await model.snapshot()).full);
+        // The start's own release: nothing replaced, the build's garbage collected.
+        expect(await model.lastRelease).toMatchObject({ released: true, collections: 1 });
+        await compactOnce(model, replaced, 'komprimert');
+        const release = await model.lastRelease;
+        expect(release).toMatchObject({ released: true });
+        expect(replaced.deref()).toBeUndefined();
+        expect(lines.filter((l) => l['msg'] === 'read model memory released').at(-1)).toMatchObject({ collections: release!.collections, rssAfterMB: expect.any(Number) });
+      } finally {
+        await model.close();
+      }
+    });
+
+    it('is kept while a request holds it, the release saying so after its last attempt', async () => {
+      const { model, lines } = compactingModel([30, 60]);
+      try {
+        await model.start();
+        await model.lastRelease;
+        // A request that started on the version before the compaction, still running.
+        const held = await model.snapshot();
+        await compactOnce(model, new WeakRef(held.full), 'holdt');
+        expect(await model.lastRelease).toMatchObject({ released: false, collections: 2 });
+        expect(lines.filter((l) => l['msg'] === 'read model memory: the replaced build is still held by a request')).toHaveLength(1);
+        expect(held.full.eventIds.length).toBeGreaterThan(0);
+      } finally {
+        await model.close();
+      }
+    });
+  });
 });

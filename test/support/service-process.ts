@@ -21,10 +21,11 @@ export interface ServiceProcess {
 
 /**
  * `node [TEST_NODE_FLAGS] [nodeArgs] bin/calendar.js serve` (or, `direct`, `bin/calendar.js serve`: its
- * shebang) with `env` over this process's environment (its database settings left out).
+ * shebang) with `env` over this process's environment (its database settings and allocator settings left
+ * out: a test says what the process is launched with).
  */
 export function startServiceProcess(env: Record<string, string>, options: { nodeArgs?: readonly string[]; direct?: boolean } = {}): ServiceProcess {
-  const { DATABASE_URL: _url, REDIS_URL: _redis, DATABASE_SCHEMA: _schema, ...inherited } = process.env;
+  const { DATABASE_URL: _url, REDIS_URL: _redis, DATABASE_SCHEMA: _schema, MALLOC_MMAP_THRESHOLD_: _threshold, GLIBC_TUNABLES: _tunables, ...inherited } = process.env;
   const [command, args] = options.direct ? [BIN, ['serve']] : [process.execPath, [...TEST_NODE_FLAGS, ...(options.nodeArgs ?? []), BIN, 'serve']];
   const spawned = performance.now();
   const child = spawn(command, args, {

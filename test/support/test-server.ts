@@ -106,6 +106,8 @@ async function startOn(database: DatabaseHandle, ownDatabase: boolean, options: 
     dataVersionPollMs: options.dataVersionPollMs,
     responseTtlMs: options.responseTtlMs,
     readModelRereadMs: options.readModelRereadMs,
+    // The suite's own heap is not the service's: the collections are tested in read-model and serve processes.
+    releaseReplacedBuilds: false,
     cdnPurgeRetry: options.cdnPurgeRetry,
     replaceableSchema: options.replaceableSchema,
     trustedDocuments: options.trustedDocuments,
