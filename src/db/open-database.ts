@@ -18,7 +18,7 @@ import { migrations } from './migrations/index.js';
 import { PGliteThread } from './pglite-thread.js';
 import { ReadReplicas } from './read-replicas.js';
 import { RetryingPool } from './retrying-pool.js';
-import { createServerProbe, latestAppliedMigration, PROBE_TIMEOUT_MS, type DatabaseProbe } from './server-probe.js';
+import { createServerProbe, latestAppliedMigration, PROBE_TIMEOUT_MS, STARTUP_PROBE_TIMEOUT_MS, type DatabaseProbe } from './server-probe.js';
 
 export interface DatabaseOptions {
   /** `postgres://...` for a real server; undefined for the embedded PGlite. */
@@ -148,7 +148,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const primaryProbe = createServerProbe(connection, () => health.reportSuccess());
     let replicas: ReadReplicas | undefined;
     try {
-      await waitForServer(primaryProbe.probeOnce, options);
+      // The first look waits longer than readiness does (server-probe.ts), on a connection it closes after.
+      const startupProbe = createServerProbe(connection, () => health.reportSuccess(), STARTUP_PROBE_TIMEOUT_MS);
+      try {
+        await waitForServer(startupProbe.probeOnce, options);
+      } finally {
+        await startupProbe.end();
+      }
       const readOnly = await isReadOnly(pool);
       // A read-only database cannot create it; without it, the schema check at start says what is missing.
       if (schema !== 'public' && !readOnly && (options.createSchema ?? true)) await createSchemaIfMissing(pool, schema);

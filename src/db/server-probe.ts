@@ -10,6 +10,13 @@ import { describeDatabaseError, isPermanentConnectionError } from './connection-
  */
 export const PROBE_TIMEOUT_MS = 600;
 
+/**
+ * The first look at the server, at start, waits longer: a slow answer then is no outage (a loaded machine, a
+ * replica just started), and a start that gives up after 600 ms failed on one in a full test run
+ * (DATABASE_WAIT_SECONDS=0 does not retry). /ready keeps PROBE_TIMEOUT_MS.
+ */
+export const STARTUP_PROBE_TIMEOUT_MS = 5000;
+
 /** What a readiness probe found. */
 export interface DatabaseProbe {
   reachable: boolean;
@@ -31,21 +38,22 @@ export async function latestAppliedMigration(query: RowQuery): Promise<string | 
 }
 
 export interface ServerProbe {
-  /** One attempt: whether the server answers within PROBE_TIMEOUT_MS, and its newest migration. */
+  /** One attempt: whether the server answers within the probe's timeout, and its newest migration. */
   probeOnce(this: void): Promise<DatabaseProbe & { permanent?: boolean }>;
   end(): Promise<void>;
 }
 
 /**
  * A probe on a connection of its own (a pool of one), so readiness never waits behind requests for a
- * pool slot. `onSuccess` hears of every answer (an outage is over).
+ * pool slot. `onSuccess` hears of every answer (an outage is over). `timeoutMs`: how long one attempt
+ * waits, over all it asks.
  */
-export function createServerProbe(connection: pg.PoolConfig, onSuccess?: () => void): ServerProbe {
+export function createServerProbe(connection: pg.PoolConfig, onSuccess?: () => void, timeoutMs: number = PROBE_TIMEOUT_MS): ServerProbe {
   const probePool = new pg.Pool({
     ...connection,
     max: 1,
-    connectionTimeoutMillis: PROBE_TIMEOUT_MS,
-    query_timeout: PROBE_TIMEOUT_MS,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
     idleTimeoutMillis: 60_000,
   });
   probePool.on('error', () => undefined);
@@ -71,7 +79,7 @@ export function createServerProbe(connection: pg.PoolConfig, onSuccess?: () => v
       // The statements' own timeouts end the attempt soon after (its connection dropped); the answer does not wait for it.
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<DatabaseProbe>((resolve) => {
-        timer = setTimeout(() => resolve({ reachable: false, reason: `the server did not answer within ${PROBE_TIMEOUT_MS} ms` }), PROBE_TIMEOUT_MS);
+        timer = setTimeout(() => resolve({ reachable: false, reason: `the server did not answer within ${timeoutMs} ms` }), timeoutMs);
         timer.unref();
       });
       return Promise.race([attempt(), deadline]).finally(() => clearTimeout(timer));

@@ -179,7 +179,9 @@ describe.skipIf(unavailable)('the service when PostgreSQL fails', { timeout: 120
 
   describe('a statement whose backend is terminated under it (the driver, in this process)', () => {
     let database: DatabaseHandle;
-    const SLEEP = 'select pg_sleep(0.4) as slept, pg_backend_pid() as pid';
+    // The first attempt sleeps until it is terminated (a terminator polling with psql on a loaded machine may take
+    // longer than a short sleep: the read then finished first); the retry, on a fresh connection, answers at once.
+    const SLEEP = "select pg_sleep(case when nextval('retry_test.read_attempts') = 1 then 10 else 0 end) as slept, pg_backend_pid() as pid";
 
     beforeAll(async () => {
       database = await openDatabase({ url: cluster.url, dataDir: '', schema: 'retry_test', poolSize: 3 });
@@ -206,6 +208,8 @@ describe.skipIf(unavailable)('the service when PostgreSQL fails', { timeout: 120
 
     it('runs a read again on a fresh connection, and answers it', async () => {
       const retried = await counter('calendar_db_reads_retried_total', 'admin_shutdown');
+      await sql`create sequence if not exists retry_test.read_attempts`.execute(database.db);
+      await sql`alter sequence retry_test.read_attempts restart`.execute(database.db);
       const [read, terminated] = await Promise.all([sql<{ pid: number }>`${sql.raw(SLEEP)}`.execute(database.db), terminateWhenRunning(SLEEP)]);
       expect(read.rows[0]!.pid).not.toBe(terminated);
       expect(await counter('calendar_db_reads_retried_total', 'admin_shutdown')).toBe(retried + 1);

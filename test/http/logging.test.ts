@@ -6,6 +6,7 @@ import { connect } from 'node:net';
 import pg from 'pg';
 import { logLines, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { migratedDataDir, type MigratedDataDir } from '../support/migrated-data-dir.js';
+import { runsOnGlibc } from '../../src/cli/malloc-settings.js';
 
 /**
  * What an operator reads on stderr: one line at start-up saying what the service chose, one line
@@ -109,12 +110,15 @@ describe(`logging of calendar serve (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`,
       // warning below), in the process spawned.
       semiSpaceCapMb: null,
       allocationSitePretenuring: true,
+      // Nor npm start's allocator setting (glibc only: src/cli/malloc-settings.ts).
+      ...(runsOnGlibc() ? { mallocMmapThreshold: null } : {}),
       pid: service.child.pid,
       readyMs: expect.any(Number),
     });
     expect(logLines(service.stderr(), 'started without the V8 flags').map((line) => line['missingV8Flags'])).toEqual([
       ['--max-semi-space-size=16', '--no-allocation-site-pretenuring'],
     ]);
+    expect(logLines(service.stderr(), 'started without MALLOC_MMAP_THRESHOLD_').map((line) => line['missingEnvironment'])).toEqual(runsOnGlibc() ? [['MALLOC_MMAP_THRESHOLD_=131072']] : []);
     expect(service.stderr()).not.toContain(PASSWORD);
   });
 
