@@ -1,6 +1,4 @@
 import { sql } from 'kysely';
-import { pino } from 'pino';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { readDataVersion } from '../../src/db/repositories/calendar-state.js';
@@ -11,6 +9,7 @@ import { ReadModel } from '../../src/read-model/read-model.js';
 import { metricsRegistry } from '../../src/telemetry/metrics.js';
 import { ONE_VENUE_CATALOGUE as CATALOGUE, oneVenueEvent as event } from '../support/one-venue-calendar.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
+import { collectedLog } from '../support/collected-log.js';
 
 const NOW = new Date('2026-06-01T12:00:00+02:00');
 
@@ -28,8 +27,7 @@ describe(`read model (${databaseLabel}): what each build replaced`, () => {
   afterAll(async () => database?.close());
 
   it('logs the reason and the events changed and removed since the replaced snapshot, and counts builds by reason', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = pino({ level: 'info', base: undefined }, new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) }));
+    const { logger, lines } = collectedLog();
     const model = new ReadModel({ db: database.db, clock: () => NOW, logger, pollIntervalMs: 60_000 });
     const builds = async (reason: string) => (await metricsRegistry.getSingleMetric('calendar_read_model_builds_total')!.get()).values.find((v) => v.labels['reason'] === reason)?.value ?? 0;
     const versionsBuilt = await builds('version');

@@ -11,6 +11,7 @@ import { ReadModel } from '../../src/read-model/read-model.js';
 import { metricsRegistry } from '../../src/telemetry/metrics.js';
 import { ONE_VENUE, ONE_VENUE_CATALOGUE as CATALOGUE, oneVenueEvent as event } from '../support/one-venue-calendar.js';
 import { createTestDatabase, databaseLabel } from '../support/test-database.js';
+import { collectedLog } from '../support/collected-log.js';
 
 const NOW = new Date('2026-06-01T12:00:00+02:00');
 
@@ -32,8 +33,7 @@ describe(`read model (${databaseLabel}): layered versions`, () => {
 
   it('builds once for the requests that come before the first snapshot (layered or not), all answered from it', async () => {
     for (const layered of [false, true]) {
-      const lines: Record<string, unknown>[] = [];
-      const logger = pino({ level: 'info', base: undefined }, new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) }));
+      const { logger, lines } = collectedLog();
       const model = new ReadModel({ db: database.db, clock: () => NOW, logger, pollIntervalMs: 60_000, layered });
       try {
         const [first, ...others] = await Promise.all([model.snapshot(), model.snapshot(), model.snapshot()]);
@@ -46,8 +46,7 @@ describe(`read model (${databaseLabel}): layered versions`, () => {
   });
 
   it('builds deltas, and full builds when the catalogue changes, or the delta grows past its bound, and none for typeahead', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = pino({ level: 'info', base: undefined }, new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) }));
+    const { logger, lines } = collectedLog();
     const model = new ReadModel({ db: database.db, clock: () => NOW, logger, pollIntervalMs: 60_000, layered: true, deltaMostEvents: 3 });
     const builds = async (kind: string, reason: string) =>
       (await metricsRegistry.getSingleMetric('calendar_read_model_builds_total')!.get()).values.find((v) => v.labels['kind'] === kind && v.labels['reason'] === reason)?.value ?? 0;
@@ -190,8 +189,7 @@ describe(`read model (${databaseLabel}): layered versions`, () => {
   });
 
   it('takes the whole calendar exported and imported again, one event edited, as a delta of that event alone', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = pino({ level: 'info', base: undefined }, new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) }));
+    const { logger, lines } = collectedLog();
     const model = new ReadModel({ db: database.db, clock: () => NOW, logger, pollIntervalMs: 60_000, layered: true, deltaMostEvents: 1 });
     try {
       await model.start();
@@ -216,8 +214,7 @@ describe(`read model (${databaseLabel}): layered versions`, () => {
   });
 
   it('re-reads the same version daily in the background, answering from the layers meanwhile', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = pino({ level: 'info', base: undefined }, new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) }));
+    const { logger, lines } = collectedLog();
     const model = new ReadModel({ db: database.db, clock: () => NOW, logger, pollIntervalMs: 25, rereadAfterMs: 0, layered: true });
     try {
       await model.start();
@@ -238,8 +235,7 @@ describe(`read model (${databaseLabel}): layered versions`, () => {
   describe('the full build a compaction replaced', () => {
     /** A model past its delta bound of one event: the next import's version starts a compaction. */
     const compactingModel = (releaseAfterMs: readonly number[]) => {
-      const lines: Record<string, unknown>[] = [];
-      const logger = pino({ level: 'info', base: undefined }, new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) }));
+      const { logger, lines } = collectedLog();
       const model = new ReadModel({ db: database.db, clock: () => NOW, logger, pollIntervalMs: 60_000, layered: true, deltaMostEvents: 1, releaseReplacedBuilds: true, releaseAfterMs });
       return { model, lines };
     };
