@@ -42,15 +42,19 @@ export function runsOnGlibc(): boolean {
   return glibc;
 }
 
-/** The `NAME=value` settings of SERVE_MALLOC_ENV this environment lacks (none off glibc, or with its own threshold). */
-export function missingMallocSettings(env: NodeJS.ProcessEnv = process.env, onGlibc: boolean = runsOnGlibc()): string[] {
-  if (!onGlibc || mmapThresholdOf(env) !== null) return [];
-  return Object.entries(SERVE_MALLOC_ENV).map(([name, value]) => `${name}=${value}`);
+/** Whether this environment leaves glibc's threshold sliding (never off glibc). */
+function lacksThreshold(env: NodeJS.ProcessEnv, onGlibc: boolean): boolean {
+  return onGlibc && mmapThresholdOf(env) === null;
 }
 
-/** The environment of a cluster worker: the primary's lacks serve's allocator setting, the worker gets it. */
+/** The `NAME=value` settings of SERVE_MALLOC_ENV this environment lacks (none off glibc, or with its own threshold). */
+export function missingMallocSettings(env: NodeJS.ProcessEnv = process.env, onGlibc: boolean = runsOnGlibc()): string[] {
+  return lacksThreshold(env, onGlibc) ? Object.entries(SERVE_MALLOC_ENV).map(([name, value]) => `${name}=${value}`) : [];
+}
+
+/** More environment for a cluster worker: serve's allocator setting when the primary's lacks it. */
 export function workerMallocEnv(env: NodeJS.ProcessEnv = process.env, onGlibc: boolean = runsOnGlibc()): Record<string, string> {
-  return Object.fromEntries(missingMallocSettings(env, onGlibc).map((setting) => [setting.slice(0, setting.indexOf('=')), setting.slice(setting.indexOf('=') + 1)]));
+  return lacksThreshold(env, onGlibc) ? { ...SERVE_MALLOC_ENV } : {};
 }
 
 /** The one line a `calendar serve` started without the setting logs at start. */

@@ -336,14 +336,15 @@ export class ReadModel {
     this.learn(layers.version);
     if (!this.current || !newer(this.current.version, layers.version)) {
       const moved = this.current?.version !== layers.version;
-      const replaced = layers.full !== this.current?.full ? (this.current?.full ?? null) : undefined;
-      if (replaced !== undefined) {
+      const replaced = this.current?.full ?? null;
+      const fullSwapped = layers.full !== replaced;
+      if (fullSwapped) {
         this.builtAt = readAt;
         this.fullBuildsSwapped++;
       }
       this.current = layers;
       // A full build swapped in: the one it replaced (none at start) and the build's garbage go back to the system.
-      if (replaced !== undefined && this.release) this.lastRelease = this.release.schedule(replaced);
+      if (fullSwapped && this.release) this.lastRelease = this.release.schedule(replaced);
       observeServedDelta(layers.delta?.eventIds.length ?? 0);
       this.behind = this.known !== null && newer(this.known, layers.version);
       if (moved) for (const listener of this.versionListeners) listener(layers.version);

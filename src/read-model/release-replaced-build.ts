@@ -72,8 +72,8 @@ export class ReplacedBuildRelease {
   schedule(replaced: object | null): Promise<Release> {
     this.cancel();
     const held = replaced ? new WeakRef(replaced) : null;
-    const rssBefore = process.memoryUsage.rss() / MB;
-    const release: Release = { released: false, collections: 0, longestPauseMs: 0, rssBeforeMB: Math.round(rssBefore), rssAfterMB: Math.round(rssBefore) };
+    const rssBefore = Math.round(process.memoryUsage.rss() / MB);
+    const release: Release = { released: false, collections: 0, longestPauseMs: 0, rssBeforeMB: rssBefore, rssAfterMB: rssBefore };
     return new Promise<Release>((resolve) => {
       this.settle = () => resolve(release);
       const attempt = (at: number) => {
@@ -98,9 +98,8 @@ export class ReplacedBuildRelease {
     });
   }
 
-  private report(release: Release): void {
-    const fields = { collections: release.collections, longestPauseMs: release.longestPauseMs, rssBeforeMB: release.rssBeforeMB, rssAfterMB: release.rssAfterMB };
-    if (release.released) this.logger.info(fields, 'read model memory released');
+  private report({ released, ...fields }: Release): void {
+    if (released) this.logger.info(fields, 'read model memory released');
     // A request running for a minute (an export, a client reading slowly) still holds it: V8 collects it later, on its own.
     else this.logger.info(fields, 'read model memory: the replaced build is still held by a request');
   }
