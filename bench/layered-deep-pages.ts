@@ -16,10 +16,10 @@
  *     BENCH_BEFORE_DIR=/tmp/main taskset -c 1 npx tsx bench/layered-deep-pages.ts
  */
 import { pathToFileURL } from 'node:url';
-import type { Filter } from '../generated/schema-types.js';
 import { dropSchema, migrateToLatest, openDatabase, type DatabaseHandle } from '../src/db/open-database.js';
 import { generateDemoCalendar } from '../src/demo/demo-calendar.js';
 import { mulberry32 } from '../src/demo/seeded-random.js';
+import { filterShapes, medianTimes, REQUEST_KINDS, timed } from './support/walk-cases.js';
 import { buildEventQuery } from '../src/domain/event-query.js';
 import { importCalendar } from '../src/import/import-calendar.js';
 import { layeredWordMatches } from '../src/read-model/calendar-reader.js';
@@ -29,7 +29,7 @@ import { loadLayeredSnapshot, loadSnapshot } from '../src/read-model/snapshot/lo
 import { wordMatches } from '../src/read-model/search/search-matches.js';
 import { findResultPage } from '../src/read-model/walk/find-result-page.js';
 import { planWalk } from '../src/read-model/walk/plan-walk.js';
-import type { FacetKind, ResultRequest } from '../src/read-model/walk/result-page.js';
+import type { ResultRequest } from '../src/read-model/walk/result-page.js';
 
 const events = Number(process.env['BENCH_EVENTS'] ?? 20_000);
 const changed = Number(process.env['BENCH_CHANGED'] ?? 500);
@@ -91,31 +91,9 @@ function shifted(instant: string): string {
   return new Date(new Date(instant).getTime() + 7 * DAY).toISOString();
 }
 
-const SHAPES: Record<string, Filter> = {
-  plain: {},
-  category: { categories: ['CONCERT'] },
-  venue: { venues: ['usf-verftet'] },
-  'date range': { fromStartDate: new Date(TODAY.getTime() + 7 * DAY).toISOString(), untilDate: new Date(TODAY.getTime() + 97 * DAY).toISOString() },
-  search: { searchTerm: 'konsert' },
-};
-const KINDS: Record<string, { facets: FacetKind[]; wantsTotal: boolean }> = {
-  'total+facets': { facets: ['venues', 'organizers', 'categories'], wantsTotal: true },
-  total: { facets: [], wantsTotal: true },
-  'page only': { facets: [], wantsTotal: false },
-};
+const SHAPES = filterShapes(TODAY);
+const KINDS = REQUEST_KINDS;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-/** The process's CPU time (ms): unlike the wall clock, not counting the moments other work on the machine holds the core. */
-const cpuMs = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
-/** CPU time of `calls` calls, per call: short walks are timed in batches so the clock's resolution does not dominate. */
-function timed(run: () => unknown, calls: number): number {
-  const started = cpuMs();
-  for (let k = 0; k < calls; k++) run();
-  return (cpuMs() - started) / calls;
-}
 
 interface Case {
   shape: string;
@@ -152,18 +130,12 @@ for (const { shape, kind, page, onFresh, onBase, deltaWords } of cases) {
   // Calls per timing: about 5 ms of the full build's walk each.
   const probe = timed(() => findResultPage(fresh, onFresh), 5);
   const calls = Math.max(1, Math.min(500, Math.round(5 / Math.max(probe, 0.01))));
-  const times = { layers: [] as number[], full: [] as number[], before: [] as number[] };
-  for (let round = 0; round < rounds; round++) {
-    const turn = [
-      () => times.layers.push(timed(() => findLayeredPage(layers, onBase, deltaWords), calls)),
-      () => times.full.push(timed(() => findResultPage(fresh, onFresh), calls)),
-      ...(before ? [() => times.before.push(timed(() => before(layers, onBase, deltaWords), calls))] : []),
-    ];
-    // Alternated so that no side always runs first after another's walk.
-    for (const step of round % 2 === 0 ? turn : turn.reverse()) step();
-  }
-  const layersMs = median(times.layers);
-  const fullMs = median(times.full);
+  const sides: Record<string, () => unknown> = { layers: () => findLayeredPage(layers, onBase, deltaWords), full: () => findResultPage(fresh, onFresh) };
+  if (before) sides['before'] = () => before(layers, onBase, deltaWords);
+  const medians = medianTimes(sides, calls, rounds);
+  const layersMs = medians['layers']!;
+  const fullMs = medians['full']!;
+  const beforeMs = medians['before'] ?? Number.NaN;
   rows.push({
     shape,
     kind,
@@ -174,7 +146,7 @@ for (const { shape, kind, page, onFresh, onBase, deltaWords } of cases) {
     'layers ms': layersMs.toFixed(3),
     'full ms': fullMs.toFixed(3),
     'layers/full': (layersMs / fullMs).toFixed(2),
-    ...(before ? { 'before ms': median(times.before).toFixed(3), 'before/full': (median(times.before) / fullMs).toFixed(2), 'layers/before': (layersMs / median(times.before)).toFixed(2) } : {}),
+    ...(before ? { 'before ms': beforeMs.toFixed(3), 'before/full': (beforeMs / fullMs).toFixed(2), 'layers/before': (layersMs / beforeMs).toFixed(2) } : {}),
   });
 }
 console.table(rows);

@@ -67,7 +67,7 @@ export function findLayeredPage(layers: LayeredSnapshot, request: ResultRequest,
 }
 
 /** Listing order across layers: by start, then event id (code-unit order, as event numbers follow), then date id. */
-function listedBefore(a: CalendarSnapshot, aEvent: number, aDate: number, b: CalendarSnapshot, bEvent: number, bDate: number): boolean {
+export function listedBefore(a: CalendarSnapshot, aEvent: number, aDate: number, b: CalendarSnapshot, bEvent: number, bDate: number): boolean {
   const aStart = a.dateStart[aDate]!;
   const bStart = b.dateStart[bDate]!;
   if (aStart !== bStart) return aStart < bStart;
@@ -77,7 +77,8 @@ function listedBefore(a: CalendarSnapshot, aEvent: number, aDate: number, b: Cal
   return a.dateId[aDate]! < b.dateId[bDate]!;
 }
 
-function mergedFacet(a: readonly FacetCount[], b: readonly FacetCount[]): FacetCount[] {
+/** Two ranked facet lists as one: hits added by id, most first, ties by id. */
+export function mergedFacet(a: readonly FacetCount[], b: readonly FacetCount[]): FacetCount[] {
   const hits = new Map<string, number>();
   for (const { id, hits: n } of [...a, ...b]) hits.set(id, (hits.get(id) ?? 0) + n);
   const merged: FacetCount[] = [];
