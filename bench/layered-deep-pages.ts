@@ -23,8 +23,8 @@ import { filterShapes, medianTimes, REQUEST_KINDS, timed } from './support/walk-
 import { buildEventQuery } from '../src/domain/event-query.js';
 import { importCalendar } from '../src/import/import-calendar.js';
 import { layeredWordMatches } from '../src/read-model/calendar-reader.js';
-import { findLayeredPage } from '../src/read-model/layers/layered-result-page.js';
-import { fullLayers } from '../src/read-model/layers/layered-snapshot.js';
+import { findLayeredPage, type LayeredWords } from '../src/read-model/layers/layered-result-page.js';
+import { singleSnapshotLayers } from '../src/read-model/layers/layered-snapshot.js';
 import { loadLayeredSnapshot, loadSnapshot } from '../src/read-model/snapshot/load-snapshot.js';
 import { wordMatches } from '../src/read-model/search/search-matches.js';
 import { findResultPage } from '../src/read-model/walk/find-result-page.js';
@@ -41,9 +41,10 @@ const beforeDir = process.env['BENCH_BEFORE_DIR'];
 const TODAY = new Date('2026-06-01T12:00:00+02:00');
 const DAY = 86_400_000;
 
-type FindLayeredPage = typeof findLayeredPage;
-const before: FindLayeredPage | null = beforeDir
-  ? ((await import(pathToFileURL(`${beforeDir}/src/read-model/layers/layered-result-page.ts`).href)) as { findLayeredPage: FindLayeredPage }).findLayeredPage
+/** `findLayeredPage` of a checkout from before a full build came in segments: one base, the request carrying its words. */
+type OneBaseFindLayeredPage = (layers: unknown, request: ResultRequest, deltaWords: ResultRequest['words']) => unknown;
+const before: OneBaseFindLayeredPage | null = beforeDir
+  ? ((await import(pathToFileURL(`${beforeDir}/src/read-model/layers/layered-result-page.ts`).href)) as { findLayeredPage: OneBaseFindLayeredPage }).findLayeredPage
   : null;
 
 async function seededDatabase(): Promise<DatabaseHandle> {
@@ -77,9 +78,11 @@ while (edited.size < Math.min(changed, all.length)) {
   edited.set(event.id, { ...event, title_nb: `${event.title_nb ?? ''} endret`, dates });
 }
 await importCalendar(handle, { events: [...edited.values()] });
-const next = await loadLayeredSnapshot(handle.db, fullLayers(first));
+const next = await loadLayeredSnapshot(handle.db, singleSnapshotLayers(first));
 if ('fallback' in next) throw new Error(`no delta: ${next.fallback}`);
 const layers = next.layered;
+// The same layers as a checkout from before segments reads them (`before`).
+const oneBase = { ...layers, base: layers.bases[0]!, full: layers.full.segments[0]! };
 const fresh = await loadSnapshot(handle.db, TODAY);
 console.log(
   `${events} events (${fresh.eventIds.length} kept, ${fresh.dateCount} dates), delta ${layers.delta?.eventIds.length ?? 0} events ` +
@@ -101,7 +104,7 @@ interface Case {
   page: number;
   onFresh: ResultRequest;
   onBase: ResultRequest;
-  deltaWords: ResultRequest['words'];
+  words: LayeredWords;
 }
 const cases: Case[] = [];
 for (const [shape, filter] of Object.entries(SHAPES)) {
@@ -113,25 +116,25 @@ for (const [shape, filter] of Object.entries(SHAPES)) {
   for (const [kind, asked] of Object.entries(KINDS)) {
     for (const page of pages) {
       const onFresh: ResultRequest = { query, words: freshWords, page, pageSize, ...asked };
-      cases.push({ shape, kind, page, onFresh, onBase: { ...onFresh, words: layered.base }, deltaWords: layered.delta });
+      cases.push({ shape, kind, page, onFresh, onBase: { ...onFresh, words: layered.bases[0]! }, words: layered });
     }
   }
 }
 // Every case once on each side first: the walks compiled for every shape before any is timed.
-for (const { onFresh, onBase, deltaWords } of cases) {
-  findLayeredPage(layers, onBase, deltaWords);
+for (const { onFresh, onBase, words } of cases) {
+  findLayeredPage(layers, onBase, words);
   findResultPage(fresh, onFresh);
-  before?.(layers, onBase, deltaWords);
+  before?.(oneBase, onBase, words.delta);
 }
 
 const rows: Record<string, string | number>[] = [];
-for (const { shape, kind, page, onFresh, onBase, deltaWords } of cases) {
+for (const { shape, kind, page, onFresh, onBase, words } of cases) {
   const reference = findResultPage(fresh, onFresh);
   // Calls per timing: about 5 ms of the full build's walk each.
   const probe = timed(() => findResultPage(fresh, onFresh), 5);
   const calls = Math.max(1, Math.min(500, Math.round(5 / Math.max(probe, 0.01))));
-  const sides: Record<string, () => unknown> = { layers: () => findLayeredPage(layers, onBase, deltaWords), full: () => findResultPage(fresh, onFresh) };
-  if (before) sides['before'] = () => before(layers, onBase, deltaWords);
+  const sides: Record<string, () => unknown> = { layers: () => findLayeredPage(layers, onBase, words), full: () => findResultPage(fresh, onFresh) };
+  if (before) sides['before'] = () => before(oneBase, onBase, words.delta);
   const medians = medianTimes(sides, calls, rounds);
   const layersMs = medians['layers']!;
   const fullMs = medians['full']!;
@@ -141,7 +144,7 @@ for (const { shape, kind, page, onFresh, onBase, deltaWords } of cases) {
     kind,
     page,
     total: reference.totalCount ?? (reference.hasMore ? `>${(page + 1) * pageSize}` : '?'),
-    'base plan': planWalk(layers.base, onBase).strategy,
+    'base plan': planWalk(layers.bases[0]!, onBase).strategy,
     'full plan': planWalk(fresh, onFresh).strategy,
     'layers ms': layersMs.toFixed(3),
     'full ms': fullMs.toFixed(3),

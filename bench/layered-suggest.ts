@@ -20,7 +20,7 @@ import { importCalendar } from '../src/import/import-calendar.js';
 import { layeredWordMatches } from '../src/read-model/calendar-reader.js';
 import type { CalendarSnapshot } from '../src/read-model/snapshot/calendar-snapshot.js';
 import { eventRecordsAt } from '../src/read-model/records/event-records.js';
-import { fullLayers, type LayeredSnapshot } from '../src/read-model/layers/layered-snapshot.js';
+import { singleSnapshotLayers, type LayeredSnapshot } from '../src/read-model/layers/layered-snapshot.js';
 import { loadLayeredSnapshot, loadSnapshot } from '../src/read-model/snapshot/load-snapshot.js';
 import { findLayeredSuggestions } from '../src/read-model/typeahead/layered-suggestions.js';
 
@@ -38,7 +38,7 @@ const random = mulberry32(11);
 const all = calendar.events ?? [];
 const edited = Array.from({ length: changed }, () => all[Math.floor(random() * all.length)]!).map((e) => ({ ...e, title_nb: `${e.title_nb ?? ''} endret` }));
 await importCalendar(handle, { events: [...new Map(edited.map((e) => [e.id, e])).values()] });
-const next = await loadLayeredSnapshot(handle.db, fullLayers(first));
+const next = await loadLayeredSnapshot(handle.db, singleSnapshotLayers(first));
 if ('fallback' in next) throw new Error(`no delta: ${next.fallback}`);
 const layers = next.layered;
 
@@ -63,7 +63,7 @@ async function suggestOn(on: LayeredSnapshot, input: SuggestInput): Promise<numb
   const literal = await layeredWordMatches(handle.db, on, words, 'literal');
   const labelsOf = (snapshot: CalendarSnapshot, list: readonly number[]) => eventRecordsAt(handle.db, snapshot, list, ['id', 'slug', 'title_nb', 'title_en']);
   const found = await findLayeredSuggestions(on, { queries: input.queries, words: input.words, limit: input.limit }, { literal, approximate: null }, labelsOf);
-  if (!on.delta) await labelsOf(on.base, found.filter((s) => s.kind === 'EVENT').map((s) => s.entity));
+  if (!on.delta) await labelsOf(on.bases[0]!, found.filter((s) => s.kind === 'EVENT').map((s) => s.entity));
   return performance.now() - started;
 }
 
@@ -76,7 +76,7 @@ for (let round = 0; round < rounds; round++) {
     const input = buildSuggestInput(prefix, { fromDate: new Date(TODAY.getTime() + (round * prefixes.length + k) * 60_000).toISOString() }, 10, TODAY);
     if (!input.ok) throw new Error(`invalid prefix ${prefix}`);
     const pair = k % 2 === 0 ? [true, false] : [false, true];
-    for (const layered of pair) (layered ? onLayers : onFull).push(await suggestOn(layered ? layers : fullLayers(fresh), input.input));
+    for (const layered of pair) (layered ? onLayers : onFull).push(await suggestOn(layered ? layers : singleSnapshotLayers(fresh), input.input));
   }
 }
 console.log(`events ${events}, delta ${layers.delta?.eventIds.length ?? 0} events (${layers.masked} masked), ${prefixes.length} prefixes x ${rounds} rounds`);

@@ -31,11 +31,11 @@ import { readDates } from '../src/read-model/snapshot/read-snapshot-dates.js';
 import { readEvents } from '../src/read-model/snapshot/read-snapshot-events.js';
 import { wordMatches } from '../src/read-model/search/search-matches.js';
 import { SuggestionIndexBuilder } from '../src/read-model/typeahead/suggestion-index.js';
-import { listedBefore, mergedFacet } from '../src/read-model/layers/layered-result-page.js';
+import { findSegmentedPage, mergedAnswers, summedAnswers } from '../src/read-model/layers/segmented-result-page.js';
 import { findResultPage } from '../src/read-model/walk/find-result-page.js';
 import { planWalk } from '../src/read-model/walk/plan-walk.js';
 import { peakResidentMB, resetPeakResident, residentMB } from './support/process-memory.js';
-import type { FacetCount, FacetKind, ResultPage, ResultRequest } from '../src/read-model/walk/result-page.js';
+import type { ResultRequest } from '../src/read-model/walk/result-page.js';
 
 const url = process.env['DATABASE_URL'];
 const schema = process.env['BENCH_SCHEMA'];
@@ -70,8 +70,8 @@ async function segment(i: number, k: number, cutoff: Date): Promise<CalendarSnap
     const suggestions = new SuggestionIndexBuilder();
     const version = (await trx.selectFrom('calendar_state').select('version').executeTakeFirstOrThrow()).version;
     const catalogue = await readCatalogue(trx);
-    const events = await readEvents(trx, cutoff, catalogue, suggestions, ids);
-    const dates = await readDates(trx, cutoff, events, catalogue, ids);
+    const events = await readEvents(trx, cutoff, catalogue, suggestions, { ids });
+    const dates = await readDates(trx, cutoff, events, catalogue, { ids });
     const { rows } = await sql<{ top: number }>`select coalesce(max(id), 0)::float8 as top from occurrences`.execute(trx);
     const changeLog = { versions: new Float64Array(0), ids: [], removed: new Uint8Array(0) };
     return { version: String(version), columns: { ...pickCatalogueColumns(catalogue.snapshot), ...events.snapshot, ...dates, occurrencesUpTo: Number(rows[0]?.top ?? 0) }, readOrder: events.readOrder, suggestions, changeLog };
@@ -125,85 +125,17 @@ console.log(`${full.eventIds.length} events, ${full.dateCount} dates; full build
 const SHAPES = filterShapes(NOW);
 const KINDS = REQUEST_KINDS;
 
-interface SegmentNode {
-  snapshot: CalendarSnapshot;
-  event: number;
-  date: number;
-}
-
-/**
- * The k answers merged in listing order up to the page end (`last`): the page's nodes (from `first`) and
- * how far each answer was taken. `cutShort`: stop where an answer that has more than it holds runs out
- * first (past that, its segment may hold nodes listed earlier): `short` names it, -1 when none did.
- */
-function merged(segments: readonly CalendarSnapshot[], answers: readonly ResultPage[], first: number, last: number, cutShort: boolean): { nodes: SegmentNode[]; heads: number[]; short: number } {
-  const heads = new Array<number>(segments.length).fill(0);
-  const nodes: SegmentNode[] = [];
-  for (let position = 0; position < last; position++) {
-    if (cutShort) {
-      const short = heads.findIndex((h, i) => h >= answers[i]!.nodes.length && answers[i]!.hasMore);
-      if (short >= 0) return { nodes, heads, short };
-    }
-    let best = -1;
-    for (let i = 0; i < segments.length; i++) {
-      const node = answers[i]!.nodes[heads[i]!];
-      if (node === undefined) continue;
-      if (best < 0) best = i;
-      else {
-        const held = answers[best]!.nodes[heads[best]!]!;
-        if (listedBefore(segments[i]!, node.event, node.date, segments[best]!, held.event, held.date)) best = i;
-      }
-    }
-    if (best < 0) break;
-    const node = answers[best]!.nodes[heads[best]!++]!;
-    if (position >= first) nodes.push({ snapshot: segments[best]!, ...node });
-  }
-  return { nodes, heads, short: -1 };
-}
-
-/** Totals, `hasMore` and facets of the k answers, as one full build would give them. */
-function summed(request: ResultRequest, answers: readonly ResultPage[], heads: readonly number[]): Omit<ResultPage, 'nodes'> {
-  const last = (request.page + 1) * request.pageSize;
-  let totalCount: number | null = 0;
-  for (const answer of answers) totalCount = totalCount === null || answer.totalCount === null ? null : totalCount + answer.totalCount;
-  const beyond = answers.some((a, i) => heads[i]! < a.nodes.length || a.hasMore);
-  const hasMore = beyond || (totalCount !== null && totalCount > last);
-  if (!request.wantsTotal && request.facets.length === 0 && totalCount !== null && totalCount > last) totalCount = null;
-  const facets: Partial<Record<FacetKind, FacetCount[]>> = {};
-  for (const kind of request.facets) facets[kind] = answers.reduce<FacetCount[]>((sum, a) => mergedFacet(sum, a.facets[kind] ?? []), []);
-  return { hasMore, totalCount, facets };
-}
-
 /** The page over k segments: each one's first (p + 1)·s nodes merged in listing order; totals and facets summed. */
-function segmentedPage(segments: readonly CalendarSnapshot[], requests: readonly ResultRequest[]): { nodes: SegmentNode[]; page: Omit<ResultPage, 'nodes'> } {
+function segmentedPage(segments: readonly CalendarSnapshot[], requests: readonly ResultRequest[]) {
   const request = requests[0]!;
   const first = request.page * request.pageSize;
   const answers = segments.map((snapshot, i) => findResultPage(snapshot, { ...requests[i]!, nodesFrom: 0 }));
-  const { nodes, heads } = merged(segments, answers, first, first + request.pageSize, false);
-  return { nodes, page: summed(request, answers, heads) };
+  const { nodes, taken } = mergedAnswers(segments, answers, first, first + request.pageSize, false);
+  return { nodes, page: summedAnswers(request, answers, taken) };
 }
 
-/**
- * segmentedPage, each segment asked first for its share of the (p + 1)·s nodes with a margin (segments
- * split by a hash of the id: each holds about 1/k of any listing's nodes), and asked again for twice as
- * many only when the merge shows it may hold more of them (it ran out of asked nodes before the page end).
- */
-function sharedPage(segments: readonly CalendarSnapshot[], requests: readonly ResultRequest[]): { nodes: SegmentNode[]; page: Omit<ResultPage, 'nodes'> } {
-  const request = requests[0]!;
-  const k = segments.length;
-  const first = request.page * request.pageSize;
-  const last = first + request.pageSize;
-  const asks = new Array<number>(k).fill(Math.min(last, Math.ceil((1.25 * last) / k) + 8));
-  const ask = (i: number) => findResultPage(segments[i]!, { ...requests[i]!, page: 0, pageSize: asks[i]!, nodesFrom: 0 });
-  const answers: ResultPage[] = segments.map((_, i) => ask(i));
-  for (;;) {
-    const { nodes, heads, short } = merged(segments, answers, first, last, true);
-    if (short < 0) return { nodes, page: summed(request, answers, heads) };
-    asks[short] = Math.min(last, asks[short]! * 2);
-    answers[short] = ask(short);
-  }
-}
-
+/** The service's merge (layers/segmented-result-page.ts): each segment asked for its share, again only when short. */
+const sharedPage = (segments: readonly CalendarSnapshot[], requests: readonly ResultRequest[]) => findSegmentedPage(segments, requests, segments.map(() => false));
 
 const key = (snapshot: CalendarSnapshot, event: number, date: number) => `${snapshot.eventIds[event]}#${snapshot.dateId[date]}`;
 

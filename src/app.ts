@@ -148,6 +148,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     rereadAfterMs: options.readModelRereadMs,
     layered: config.READ_MODEL_LAYERED === 'on',
     deltaMostEvents: config.READ_MODEL_DELTA_MOST_EVENTS,
+    segmentEvents: config.READ_MODEL_SEGMENT_EVENTS ?? null,
     releaseReplacedBuilds: options.releaseReplacedBuilds ?? true,
   });
   const purger = cdnPurgerOf(config, database, logger, options.cdnPurgeRetry);

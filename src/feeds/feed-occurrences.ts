@@ -5,7 +5,7 @@ import { DATE_CANCELLED, DATE_NO_END, type CalendarSnapshot, type SnapshotCatalo
 import { onOneDataVersion } from '../read-model/data-version-moved.js';
 import { layeredWordMatches } from '../read-model/calendar-reader.js';
 import { findLayeredPage } from '../read-model/layers/layered-result-page.js';
-import type { LayeredSnapshot } from '../read-model/layers/layered-snapshot.js';
+import { layersOf, type LayeredSnapshot } from '../read-model/layers/layered-snapshot.js';
 import type { ReadModel } from '../read-model/read-model.js';
 import type { SearchMode } from '../read-model/search/search-matches.js';
 import { feedEventRecords, type FeedEventRecord } from './feed-records.js';
@@ -89,25 +89,26 @@ export function feedOccurrences(model: ReadModel, db: Kysely<Database>, query: E
 
 async function occurrencesOf(layers: LayeredSnapshot, db: Kysely<Database>, query: EventQuery): Promise<FeedOccurrences> {
   // Each layer seen through its every-date view (the views share the layer's columns but `dateDay`).
-  const views: LayeredSnapshot = { ...layers, base: everyDateView(layers.base), delta: layers.delta && everyDateView(layers.delta) };
-  const layerOf = (view: CalendarSnapshot) => (view === views.base ? layers.base : layers.delta!);
+  const views: LayeredSnapshot = { ...layers, bases: layers.bases.map(everyDateView), delta: layers.delta && everyDateView(layers.delta) };
+  const ownLayer = new Map<CalendarSnapshot, CalendarSnapshot>(layersOf(views).map((view, i) => [view, layersOf(layers)[i]!]));
+  const layerOf = (view: CalendarSnapshot) => ownLayer.get(view)!;
   const feed = feedQuery(query);
   const matches = (mode: SearchMode) => layeredWordMatches(db, layers, query.searchWords, mode);
   const walk = (words: Awaited<ReturnType<typeof matches>>) =>
-    findLayeredPage(views, { query: feed, words: words.base, page: 0, pageSize: MAX_FEED_OCCURRENCES, facets: [], wantsTotal: false }, words.delta);
+    findLayeredPage(views, { query: feed, page: 0, pageSize: MAX_FEED_OCCURRENCES, facets: [], wantsTotal: false }, words);
   let result = walk(await matches('literal'));
   if (query.searchWords.length > 0 && result.nodes.length === 0) {
     // The API's rule, "a literal match anywhere means no approximate matches", is decided on the
     // API's own result (which may match literally beyond the feed's window): asked for one node.
     const literal = await matches('literal');
-    const api = findLayeredPage(layers, { query, words: literal.base, page: 0, pageSize: 1, facets: [], wantsTotal: false }, literal.delta);
+    const api = findLayeredPage(layers, { query, page: 0, pageSize: 1, facets: [], wantsTotal: false }, literal);
     if (api.nodes.length === 0) result = walk(await matches('approximate'));
   }
   const nodes = result.nodes.map(({ snapshot, event, date }) => ({ snapshot: layerOf(snapshot), event, date }));
   // The dates' starts, ends, venues and marks are all in the snapshot: only the events are read (per layer).
   const records = new Map<CalendarSnapshot, Map<number, FeedEventRecord>>();
   await Promise.all(
-    (layers.delta ? [layers.base, layers.delta] : [layers.base]).map(async (snapshot) => {
+    layersOf(layers).map(async (snapshot) => {
       const events = [...new Set(nodes.filter((n) => n.snapshot === snapshot).map((n) => n.event))];
       records.set(snapshot, await feedEventRecords(db, snapshot, events));
     }),

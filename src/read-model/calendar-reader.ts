@@ -9,11 +9,11 @@ import { onOneDataVersion } from './data-version-moved.js';
 import type { DateColumn } from './records/date-columns.js';
 import { dateRecordsAt } from './records/date-records.js';
 import { eventRecordsAt } from './records/event-records.js';
-import { findLayeredPage } from './layers/layered-result-page.js';
-import { layeredEventOf, type LayeredSnapshot } from './layers/layered-snapshot.js';
+import { findLayeredPage, type LayeredWords } from './layers/layered-result-page.js';
+import { layeredEventOf, layersOf, type LayeredSnapshot } from './layers/layered-snapshot.js';
 import { listInTurns } from './list-in-turns.js';
 import type { ReadModel } from './read-model.js';
-import { layeredWordMatch, type SearchMode, type WordMatch } from './search/search-matches.js';
+import { layeredWordMatch, type SearchMode } from './search/search-matches.js';
 import { eventLabelsOf, findLayeredSuggestions, type SuggestedEventLabel } from './typeahead/layered-suggestions.js';
 import type { FacetCount, FacetKind } from './walk/result-page.js';
 
@@ -100,9 +100,9 @@ export async function layeredWordMatches(
   layers: LayeredSnapshot,
   words: readonly string[],
   mode: SearchMode,
-): Promise<{ base: WordMatch[]; delta: WordMatch[] }> {
+): Promise<LayeredWords> {
   const matches = await Promise.all(words.map((word) => layeredWordMatch(db, layers, word, mode)));
-  return { base: matches.map((m) => m.base), delta: matches.flatMap((m) => (m.delta ? [m.delta] : [])) };
+  return { bases: layers.bases.map((_, i) => matches.map((m) => m.bases[i]!)), delta: matches.flatMap((m) => (m.delta ? [m.delta] : [])) };
 }
 
 /**
@@ -130,7 +130,7 @@ export class CalendarReader {
       const q = request.query;
       const pageOf = async (mode: SearchMode) => {
         const words = await layeredWordMatches(this.db, layers, q.searchWords, mode);
-        return findLayeredPage(layers, { ...request, words: words.base }, words.delta);
+        return findLayeredPage(layers, request, words);
       };
       let result = await pageOf('literal');
       // "A literal match anywhere means no approximate matches."
@@ -167,7 +167,7 @@ export class CalendarReader {
       const [literal, approximate] =
         words.length > 0
           ? await Promise.all([layeredWordMatches(this.db, layers, words, 'literal'), layeredWordMatches(this.db, layers, words, 'approximate')])
-          : [{ base: [], delta: [] }, null];
+          : [{ bases: layers.bases.map(() => []), delta: [] }, null];
       const records = new Map<CalendarSnapshot, Map<number, SuggestedEventLabel>>();
       // A delta's labels are in memory; the base's (or a full build's) suggested events are read.
       const labelsOf = async (snapshot: CalendarSnapshot, events: readonly number[]) => {
@@ -179,9 +179,9 @@ export class CalendarReader {
       };
       const request = { queries: input.queries, words: input.words, limit: input.limit };
       const found = await findLayeredSuggestions(layers, request, { literal, approximate }, labelsOf);
-      for (const snapshot of [layers.base, layers.delta]) {
+      for (const snapshot of layersOf(layers)) {
         const unread = found.filter((s) => s.kind === 'EVENT' && s.snapshot === snapshot && !records.get(snapshot)?.has(s.entity)).map((s) => s.entity);
-        if (snapshot && unread.length > 0) await labelsOf(snapshot, unread);
+        if (unread.length > 0) await labelsOf(snapshot, unread);
       }
       return found.map(({ kind, entity, hits, snapshot }): Suggestion => {
         // Numbered in its layer: each layer's catalogue numbers its entities (catalogue-changes.ts).
@@ -355,16 +355,20 @@ export class CalendarReader {
 
   /** The records of the nodes (and of their later dates), in one wave of two statements per layer. */
   private async loadNodes(layers: LayeredSnapshot, refs: readonly NodeRef[], options: NodeOptions): Promise<CalendarNode[]> {
-    const { base, delta } = layers;
-    if (!delta || refs.every((ref) => ref.snapshot === base)) return this.loadLayerNodes(base, refs, options);
-    if (refs.every((ref) => ref.snapshot === delta)) return this.loadLayerNodes(delta, refs, options);
-    const [fromBase, fromDelta] = await Promise.all([
-      this.loadLayerNodes(base, refs.filter((ref) => ref.snapshot === base), options),
-      this.loadLayerNodes(delta, refs.filter((ref) => ref.snapshot === delta), options),
-    ]);
-    let b = 0;
-    let d = 0;
-    return refs.map((ref) => (ref.snapshot === base ? fromBase[b++]! : fromDelta[d++]!));
+    const first = refs[0]?.snapshot ?? layers.bases[0]!;
+    if (refs.every((ref) => ref.snapshot === first)) return this.loadLayerNodes(first, refs, options);
+    const byLayer = new Map<CalendarSnapshot, NodeRef[]>();
+    for (const ref of refs) {
+      const own = byLayer.get(ref.snapshot);
+      if (own) own.push(ref);
+      else byLayer.set(ref.snapshot, [ref]);
+    }
+    const loaded = new Map<CalendarSnapshot, { nodes: CalendarNode[]; next: number }>();
+    await Promise.all([...byLayer].map(async ([snapshot, own]) => loaded.set(snapshot, { nodes: await this.loadLayerNodes(snapshot, own, options), next: 0 })));
+    return refs.map((ref) => {
+      const layer = loaded.get(ref.snapshot)!;
+      return layer.nodes[layer.next++]!;
+    });
   }
 
   /** `loadNodes` of refs of one layer. */
@@ -425,11 +429,6 @@ export class CalendarReader {
   }
 }
 
-/** The layers holding events: the base, and the delta when there is one. */
-function layersOf(layers: LayeredSnapshot): CalendarSnapshot[] {
-  return layers.delta ? [layers.base, layers.delta] : [layers.base];
-}
-
 /** The listing order across layers: by the date's start, then event id (code-unit order), then date id. */
 function listingOrder(a: NodeRef, b: NodeRef): number {
   const byStart = a.snapshot.dateStart[a.date]! - b.snapshot.dateStart[b.date]!;
@@ -440,9 +439,13 @@ function listingOrder(a: NodeRef, b: NodeRef): number {
   return a.snapshot.dateId[a.date]! - b.snapshot.dateId[b.date]!;
 }
 
-/** Lists each in listing order, merged into one (a single list as it is). */
+/** Lists each in listing order, merged into one (a single list as it is), two at a time. */
 function mergedInListingOrder(lists: NodeRef[][]): NodeRef[] {
   if (lists.length === 1) return lists[0]!;
+  if (lists.length > 2) {
+    const half = Math.ceil(lists.length / 2);
+    return mergedInListingOrder([mergedInListingOrder(lists.slice(0, half)), mergedInListingOrder(lists.slice(half))]);
+  }
   const [a, b] = lists as [NodeRef[], NodeRef[]];
   const merged: NodeRef[] = [];
   let i = 0;

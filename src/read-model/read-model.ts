@@ -7,8 +7,8 @@ import type { Logger } from '../logger.js';
 import { typedArrayBytes } from './snapshot/calendar-snapshot.js';
 import type { ChangesSince } from './snapshot/changes-since.js';
 import { LargeAnswerGate } from './large-answer-gate.js';
-import { fullLayers, type LayeredSnapshot } from './layers/layered-snapshot.js';
-import { loadLayeredSnapshot, loadSnapshotSince, RETAINED_ENDED_MS } from './snapshot/load-snapshot.js';
+import { fullBuildDates, fullBuildEvents, fullLayers, isFullBuild, type LayeredSnapshot } from './layers/layered-snapshot.js';
+import { loadFullBuildSince, loadLayeredSnapshot, RETAINED_ENDED_MS } from './snapshot/load-snapshot.js';
 import { ReplacedBuildRelease, type Release } from './release-replaced-build.js';
 import { countReadModelBuild, observeDatabaseDataVersion, observeReadModelBuild, observeServedDelta, type ReadModelBuildReason } from '../telemetry/metrics.js';
 
@@ -50,6 +50,11 @@ export interface ReadModelOptions {
   releaseReplacedBuilds?: boolean | undefined;
   /** When (ms after a swap) those collections run, until the replaced build is gone. @default RELEASE_AFTER_MS */
   releaseAfterMs?: readonly number[] | undefined;
+  /**
+   * A full build holds at most this many events per segment (segments/event-segments.ts: the events
+   * split by a hash of their id, one snapshot each, built one after another). @default null (one segment)
+   */
+  segmentEvents?: number | null | undefined;
 }
 
 /**
@@ -311,7 +316,7 @@ export class ReadModel {
     else if (intent === 'reread') reason = 'reread';
     else if (!this.options.layered) reason = 'version';
     else {
-      const largest = this.deltaMostEvents + Math.floor(over.full.eventIds.length * DELTA_LARGEST_SHARE);
+      const largest = this.deltaMostEvents + Math.floor(fullBuildEvents(over.full) * DELTA_LARGEST_SHARE);
       const loaded = await loadLayeredSnapshot(this.db, over, largest);
       if ('fallback' in loaded) reason = loaded.fallback === 'older-version' ? 'version' : loaded.fallback;
       else {
@@ -323,15 +328,15 @@ export class ReadModel {
       }
     }
     if (!layers) {
-      const loaded = await loadSnapshotSince(this.db, this.options.clock(), previous);
-      layers = fullLayers(loaded.snapshot);
+      const loaded = await loadFullBuildSince(this.db, this.options.clock(), previous, this.segmentEvents);
+      layers = fullLayers(loaded.full);
       changes = loaded.changes;
     }
     // The compaction's own build, swapped in as it is: its `read model built` line was written when it was built.
     const compactionSwapped = compacted !== null && layers === compacted.layers;
     // A reread of the same version is no news; a newer layered version keeps the full build's clock.
     if (previous && layers.version === previous.version && reason === 'version') reason = 'reread';
-    const kind = layers.base === layers.full ? 'full' : 'delta';
+    const kind = isFullBuild(layers) ? 'full' : 'delta';
     // A build reads the database's version too: the first one is known before any poll.
     this.learn(layers.version);
     if (!this.current || !newer(this.current.version, layers.version)) {
@@ -365,7 +370,8 @@ export class ReadModel {
     extra: Record<string, unknown> = {},
   ): void {
     const { full, delta } = layers;
-    const kind = layers.base === full ? 'full' : 'delta';
+    const kind = isFullBuild(layers) ? 'full' : 'delta';
+    const fullEvents = fullBuildEvents(full);
     observeReadModelBuild((this.current ?? layers).version, (performance.now() - started) / 1000);
     countReadModelBuild(kind, reason, changes === null ? null : changes.changedEvents + changes.removedEvents);
     this.logger.info(
@@ -374,16 +380,21 @@ export class ReadModel {
         reason,
         version: layers.version,
         ...(changes && changes.since !== layers.version ? { since: changes.since, changedEvents: changes.changedEvents, removedEvents: changes.removedEvents } : {}),
-        events: kind === 'full' ? full.eventIds.length : full.eventIds.length - layers.masked + (delta?.eventIds.length ?? 0),
-        dates: full.dateCount,
+        events: kind === 'full' ? fullEvents : fullEvents - layers.masked + (delta?.eventIds.length ?? 0),
+        dates: fullBuildDates(full),
+        ...(full.segments.length > 1 ? { segments: full.segments.length } : {}),
         ...(kind === 'delta' ? { base: full.version, deltaEvents: delta?.eventIds.length ?? 0, deltaDates: delta?.dateCount ?? 0, masked: layers.masked } : {}),
         ...extra,
         ms: Math.round(performance.now() - started),
-        columnsMB: Math.round(typedArrayBytes(kind === 'full' ? full : (delta ?? full)) / 1e5) / 10,
+        columnsMB: Math.round((kind === 'full' || !delta ? full.segments.reduce((bytes, segment) => bytes + typedArrayBytes(segment), 0) : typedArrayBytes(delta)) / 1e5) / 10,
         heapGrowthMB: Math.round((process.memoryUsage().heapUsed - heapBefore) / 1e5) / 10,
       },
       'read model built',
     );
+  }
+
+  private get segmentEvents(): number | null {
+    return this.options.segmentEvents ?? null;
   }
 
   private get deltaMostEvents(): number {
@@ -403,8 +414,8 @@ export class ReadModel {
     this.compacting = (async () => {
       const started = performance.now();
       const heapBefore = process.memoryUsage().heapUsed;
-      const loaded = await loadSnapshotSince(this.db, this.options.clock(), this.current);
-      const layers = fullLayers(loaded.snapshot);
+      const loaded = await loadFullBuildSince(this.db, this.options.clock(), this.current, this.segmentEvents);
+      const layers = fullLayers(loaded.full);
       const dropped = swappedBefore !== this.fullBuildsSwapped || this.closed;
       this.reportBuild(layers, reason, loaded.changes, started, heapBefore, { compaction: dropped ? 'dropped' : 'swapping in' });
       if (dropped) return;

@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../../src/db/open-database.js';
 import { readDataVersion } from '../../src/db/repositories/calendar-state.js';
 import { importCalendar } from '../../src/import/import-calendar.js';
 import { fullLayers } from '../../src/read-model/layers/layered-snapshot.js';
-import { loadLayeredSnapshot, loadSnapshot, loadSnapshotSince } from '../../src/read-model/snapshot/load-snapshot.js';
+import { loadFullBuildSince, loadLayeredSnapshot, loadSnapshot } from '../../src/read-model/snapshot/load-snapshot.js';
 import { ReadModel } from '../../src/read-model/read-model.js';
 import { metricsRegistry } from '../../src/telemetry/metrics.js';
 import { ONE_VENUE_CATALOGUE as CATALOGUE, oneVenueEvent as event } from '../support/one-venue-calendar.js';
@@ -53,28 +53,28 @@ describe(`read model (${databaseLabel}): what each build replaced`, () => {
       // from the replaced snapshot's is the log read whole.
       const replaced = await model.snapshot();
       await importCalendar(database, { events: [event('E-2', 'To (endret)'), event('E-1', 'En (endret igjen)')] });
-      const later = await loadSnapshotSince(database.db, NOW, replaced);
+      const later = await loadFullBuildSince(database.db, NOW, replaced, null);
       expect(later.changes).toEqual({ since: version, changedEvents: 2, removedEvents: 0 });
-      expect(later.snapshot.eventIds).toEqual(['E-1', 'E-2', 'E-5']);
+      expect(later.full.segments[0]!.eventIds).toEqual(['E-1', 'E-2', 'E-5']);
       const whole = await loadSnapshot(database.db, NOW);
-      expect(later.snapshot.changeLog).toEqual(whole.changeLog);
-      expect(later.snapshot.changeLog.ids).toEqual(['E-3', 'E-4', 'E-5', 'E-1', 'E-2']);
-      expect((await loadSnapshotSince(database.db, NOW, later.snapshot)).changes).toEqual({ since: later.snapshot.version, changedEvents: 0, removedEvents: 0 });
+      expect(later.full.changeLog).toEqual(whole.changeLog);
+      expect(later.full.changeLog.ids).toEqual(['E-3', 'E-4', 'E-5', 'E-1', 'E-2']);
+      expect((await loadFullBuildSince(database.db, NOW, later.full, null)).changes).toEqual({ since: later.full.version, changedEvents: 0, removedEvents: 0 });
 
       // A layered version over `later` before any purge shares its log (nothing read whole).
       await importCalendar(database, { events: [event('E-5', 'Fem (endret)')] });
-      const shared = await loadLayeredSnapshot(database.db, fullLayers(later.snapshot));
+      const shared = await loadLayeredSnapshot(database.db, fullLayers(later.full));
       expect('layered' in shared && shared.layered.changeLog.layered).toBeTruthy();
       // An import purges a tombstone past the window: the rows the replaced log kept changed, so the log is
       // read whole, by an extended log and by a layered version's alike.
       await sql`update event_changes set changed_at = now() - interval '100 days' where event_id = 'E-3'`.execute(database.db);
       await importCalendar(database, { events: [event('E-6', 'Seks')] });
-      const purged = await loadSnapshotSince(database.db, NOW, later.snapshot);
-      expect(purged.snapshot.changeLog.ids).toEqual(['E-4', 'E-1', 'E-2', 'E-5', 'E-6']);
+      const purged = await loadFullBuildSince(database.db, NOW, later.full, null);
+      expect(purged.full.changeLog.ids).toEqual(['E-4', 'E-1', 'E-2', 'E-5', 'E-6']);
       const wholeAfterPurge = (await loadSnapshot(database.db, NOW)).changeLog;
-      expect(purged.snapshot.changeLog).toEqual(wholeAfterPurge);
-      expect(purged.changes).toEqual({ since: later.snapshot.version, changedEvents: 2, removedEvents: 0 });
-      const layeredPurged = await loadLayeredSnapshot(database.db, fullLayers(later.snapshot));
+      expect(purged.full.changeLog).toEqual(wholeAfterPurge);
+      expect(purged.changes).toEqual({ since: later.full.version, changedEvents: 2, removedEvents: 0 });
+      const layeredPurged = await loadLayeredSnapshot(database.db, fullLayers(later.full));
       if (!('layered' in layeredPurged)) throw new Error('expected a layered version');
       expect(layeredPurged.layered.changeLog).toEqual(wholeAfterPurge);
     } finally {

@@ -137,8 +137,8 @@ describe(`read model (${databaseLabel}): a request that imports keep overtaking`
       transformQuery: (args) => args.node,
       transformResult: async (args) => {
         const row = args.result.rows[0];
-        // The search statement (search-matches.ts) is the one whose rows are exactly (version, id).
-        if (overtaking && row && Object.keys(row).sort().join() === 'id,version') {
+        // The search statement (search-matches.ts) is the one whose rows are exactly (version, id, segment).
+        if (overtaking && row && Object.keys(row).sort().join() === 'id,segment,version') {
           await sql`update calendar_state set version = version + 1`.execute(database.db);
           landed++;
         }

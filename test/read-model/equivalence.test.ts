@@ -14,7 +14,7 @@ import { createLogger } from '../../src/logger.js';
 import { DATE_NO_END, eventIndexOf, isEventPublished, upcomingDatesOf, type CalendarSnapshot } from '../../src/read-model/snapshot/calendar-snapshot.js';
 import { layeredWordMatches } from '../../src/read-model/calendar-reader.js';
 import { findLayeredPage, type LayeredResultPage } from '../../src/read-model/layers/layered-result-page.js';
-import { fullLayers, layeredEventOf, type LayeredSnapshot } from '../../src/read-model/layers/layered-snapshot.js';
+import { fullLayers, isFullBuild, layeredEventOf, type LayeredSnapshot } from '../../src/read-model/layers/layered-snapshot.js';
 import { ReadModel } from '../../src/read-model/read-model.js';
 import { changesInLog } from '../../src/read-model/snapshot/snapshot-change-log.js';
 import { findLayeredSuggestions } from '../../src/read-model/typeahead/layered-suggestions.js';
@@ -24,7 +24,7 @@ import { everyNode } from '../../src/read-model/walk/every-node.js';
 import { findResultPage } from '../../src/read-model/walk/find-result-page.js';
 import { planWalk, type WalkStrategy } from '../../src/read-model/walk/plan-walk.js';
 import type { FacetKind, ResultPage, ResultRequest } from '../../src/read-model/walk/result-page.js';
-import { loadLayeredSnapshot, loadSnapshot } from '../../src/read-model/snapshot/load-snapshot.js';
+import { loadFullBuildSince, loadLayeredSnapshot, loadSnapshot } from '../../src/read-model/snapshot/load-snapshot.js';
 import { wordMatch, wordMatches } from '../../src/read-model/search/search-matches.js';
 import { createGraphQLRunner, type GraphQLRunner } from '../support/graphql-runner.js';
 import { referenceFacets, referenceNodes, referenceWhenWindow, type ReferenceFilter } from '../support/reference-events.js';
@@ -586,15 +586,16 @@ const logged = (log: CalendarSnapshot['changeLog'], version: string) => changesI
  */
 describe(`read model (${databaseLabel}): a version reached through random imports answers as a fresh full build`, () => {
   it.each([
-    { layered: false, seed: 20261203 },
-    { layered: true, seed: 20261205 },
-  ])('agrees after adds, edits, moves, removals, catalogue renames and newcomers, whole feeds and dates ending (layered: $layered)', async ({ layered, seed }) => {
+    { layered: false, seed: 20261203, segmentEvents: null },
+    { layered: true, seed: 20261205, segmentEvents: null },
+    { layered: true, seed: 20261208, segmentEvents: 30 },
+  ])('agrees after adds, edits, moves, removals, catalogue renames and newcomers, whole feeds and dates ending (layered: $layered, segments of $segmentEvents)', async ({ layered, seed, segmentEvents }) => {
     const db = await createTestDatabase();
     const random = randomSource(seed);
     const start = generateDemoCalendar({ events: 160, seed: 5, today: TODAY });
     await importCalendar(db, start);
     let now = TODAY;
-    const model = new ReadModel({ db: db.db, clock: () => now, logger: createLogger('silent'), pollIntervalMs: 60_000, layered });
+    const model = new ReadModel({ db: db.db, clock: () => now, logger: createLogger('silent'), pollIntervalMs: 60_000, layered, segmentEvents });
     try {
       await model.start();
       const calendar = followedCalendar(db, start, random, 'INC');
@@ -612,9 +613,11 @@ describe(`read model (${databaseLabel}): a version reached through random import
         model.require(version);
         const layers = await model.snapshot();
         expect(layers.version).toBe(version);
-        if (!layered) expect(layers.base).toBe(layers.full);
+        if (!layered) expect(isFullBuild(layers)).toBe(true);
+        // In segments of at most 30 events: the demo's ~160 in 4 or 8 (a power of two).
+        if (segmentEvents === null) expect(layers.full.segments.length).toBe(1);
+        else expect(layers.full.segments.length).toBeGreaterThanOrEqual(4);
         if (layers.delta) deltas++;
-        const served = layers.base;
         const fresh = await loadSnapshot(db.db, now);
         expect(fresh.version).toBe(version);
 
@@ -622,21 +625,16 @@ describe(`read model (${databaseLabel}): a version reached through random import
           const at = new Date(now.getTime() + random.int(0, 24 * 10) * 3_600_000);
           const filter = calendar.filter(at);
           const q = eventQueryOf(filter, at);
-          const request = (snapshot: CalendarSnapshot) =>
-            wordMatches(db.db, snapshot, q.searchWords, 'literal').then(
-              (words): ResultRequest => ({ query: q, words, page: random.chance(0.7) ? 0 : 2, pageSize: 7, facets: allFacets, wantsTotal: true }),
-            );
+          const onServed = { query: q, page: random.chance(0.7) ? 0 : 2, pageSize: 7, facets: allFacets, wantsTotal: true };
           const words = await layeredWordMatches(db.db, layers, q.searchWords, 'literal');
-          const onServed = { ...(await request(served)), words: words.base };
-          const deltaWords = words.delta;
-          const onFresh = { ...(await request(fresh)), page: onServed.page };
+          const onFresh: ResultRequest = { ...onServed, words: await wordMatches(db.db, fresh, q.searchWords, 'literal') };
           const context = JSON.stringify({ round, kind, at: at.toISOString(), filter, page: onServed.page });
-          const layeredAnswer = findLayeredPage(layers, onServed, deltaWords);
+          const layeredAnswer = findLayeredPage(layers, onServed, words);
           const answer = { ...layeredAnswer, nodes: layeredAnswer.nodes.map(({ snapshot, event, date }) => `${snapshot.eventIds[event]} ${snapshot.dateId[date]}`) };
           expect(answer, context).toEqual(pageIds(fresh, findResultPage(fresh, onFresh)));
           expect(answer, `${context} (the fresh build's full walk)`).toEqual(pageIds(fresh, everyNode(fresh, onFresh)));
           if ((answer.totalCount ?? 0) > 0) {
-            const strategy = planWalk(served, onServed).strategy;
+            const strategy = planWalk(layers.bases[0]!, { ...onServed, words: words.bases[0]! }).strategy;
             strategies.set(strategy, (strategies.get(strategy) ?? 0) + 1);
           }
           // Typeahead, with the same filter's events-level part.
@@ -673,14 +671,21 @@ describe(`read model (${databaseLabel}): a version reached through random import
  * feeds' records) and the change log.
  */
 describe(`read model (${databaseLabel}): a layered version answers as a fresh full build`, () => {
-  it('agrees after adds, edits, moves, removals, catalogue renames and newcomers, whole feeds and dates ending', async () => {
+  // Over one full build, and over one in segments (at most 30 events each: the demo's ~160 in 4 or 8).
+  it.each([
+    { segmentEvents: null, seed: 20261204 },
+    { segmentEvents: 30, seed: 20261209 },
+  ])('agrees after adds, edits, moves, removals, catalogue renames and newcomers, whole feeds and dates ending (segments of $segmentEvents)', async ({ segmentEvents, seed }) => {
     const db = await createTestDatabase();
-    const random = randomSource(20261204);
+    const random = randomSource(seed);
     const start = generateDemoCalendar({ events: 160, seed: 7, today: TODAY });
     await importCalendar(db, start);
     let now = TODAY;
     try {
-      let layers = fullLayers(await loadSnapshot(db.db, now));
+      const fullBuild = async () => fullLayers((await loadFullBuildSince(db.db, now, null, segmentEvents)).full);
+      let layers = await fullBuild();
+      if (segmentEvents === null) expect(layers.full.segments.length).toBe(1);
+      else expect(layers.full.segments.length).toBeGreaterThanOrEqual(4);
       const calendar = followedCalendar(db, start, random, 'LAY');
       const allFacets: FacetKind[] = ['venues', 'organizers', 'categories'];
       const strategies = new Map<string, number>();
@@ -703,7 +708,7 @@ describe(`read model (${databaseLabel}): a layered version answers as a fresh fu
           // A catalogue change: the layers cannot share it; a full build (compaction) at the service clock.
           // Only a category relabelled falls back (catalogue-changes.ts): new and renamed venues and organizers are layered.
           expect(kind, `round ${round}: fell back (${next.fallback})`).toBe('rename');
-          layers = fullLayers(await loadSnapshot(db.db, now));
+          layers = await fullBuild();
         } else {
           layers = next.layered;
           if (layers.delta) layeredRounds++;
@@ -727,14 +732,12 @@ describe(`read model (${databaseLabel}): a layered version answers as a fresh fu
             facets: counted ? allFacets.filter(() => random.chance(0.8)) : [],
             wantsTotal: counted,
           };
-          const request = async (snapshot: CalendarSnapshot): Promise<ResultRequest> => ({ query: q, words: await wordMatches(db.db, snapshot, q.searchWords, mode), ...shape });
+          const onLayers = { query: q, ...shape };
           const words = await layeredWordMatches(db.db, layers, q.searchWords, mode);
-          const onBase = { ...(await request(layers.base)), words: words.base };
-          const deltaWords = words.delta;
-          const onFresh = await request(fresh);
+          const onFresh: ResultRequest = { ...onLayers, words: await wordMatches(db.db, fresh, q.searchWords, mode) };
           const context = JSON.stringify({ round, kind, at: at.toISOString(), filter, mode, ...shape });
           const expected = pageIds(fresh, findResultPage(fresh, onFresh));
-          expect(layeredIds(findLayeredPage(layers, onBase, deltaWords)), context).toEqual(expected);
+          expect(layeredIds(findLayeredPage(layers, onLayers, words)), context).toEqual(expected);
           // Deep pages, their start drawn near the delta's nodes in the fresh build's listing (or anywhere
           // in it): the base is asked from page · pageSize less the delta's nodes, so a page one node off
           // there, or a node of either layer misplaced, shows here.
@@ -747,7 +750,7 @@ describe(`read model (${databaseLabel}): a layered version answers as a fresh fu
             const deep = { ...shape, page: Math.floor(Math.max(0, start) / pageSize), pageSize };
             const deepContext = `${context} deep ${JSON.stringify(deep)}`;
             const deepExpected = pageIds(fresh, findResultPage(fresh, { ...onFresh, ...deep }));
-            expect(layeredIds(findLayeredPage(layers, { ...onBase, ...deep }, deltaWords)), deepContext).toEqual(deepExpected);
+            expect(layeredIds(findLayeredPage(layers, { ...onLayers, ...deep }, words)), deepContext).toEqual(deepExpected);
             const before = fromDelta.filter((position) => position < deep.page * pageSize).length;
             if (before > 0 && deepExpected.nodes.length > 0) deepPages.set('delta nodes before', (deepPages.get('delta nodes before') ?? 0) + 1);
             if (deepExpected.nodes.some((node) => eventIndexOf(delta, node.split(' ')[0]!) >= 0)) deepPages.set('delta nodes in page', (deepPages.get('delta nodes in page') ?? 0) + 1);
@@ -758,9 +761,9 @@ describe(`read model (${databaseLabel}): a layered version answers as a fresh fu
           if (counted) expect(expected, `${context} (the fresh build's full walk)`).toEqual(walked);
           else expect({ nodes: expected.nodes, hasMore: expected.hasMore }, `${context} (the fresh build's full walk)`).toEqual({ nodes: walked.nodes, hasMore: walked.hasMore });
           if (counted && (expected.totalCount ?? 0) > 0) {
-            for (const [layer, snapshot, words] of [['base', layers.base, onBase.words], ['delta', layers.delta, deltaWords]] as const) {
-              if (!snapshot) continue;
-              const strategy = `${layer} ${planWalk(snapshot, { ...onBase, words }).strategy}`;
+            const asked = [...layers.bases.map((base, i) => ['base', base, words.bases[i]!] as const), ...(layers.delta ? [['delta', layers.delta, words.delta] as const] : [])];
+            for (const [layer, snapshot, layerWords] of asked) {
+              const strategy = `${layer} ${planWalk(snapshot, { ...onLayers, words: layerWords }).strategy}`;
               strategies.set(strategy, (strategies.get(strategy) ?? 0) + 1);
             }
           }

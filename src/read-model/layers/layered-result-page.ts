@@ -1,18 +1,18 @@
-import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 import type { LayeredSnapshot } from './layered-snapshot.js';
 import type { WordMatch } from '../search/search-matches.js';
 import { findResultPage } from '../walk/find-result-page.js';
+import { findSegmentedPage } from './segmented-result-page.js';
+import { listedBefore, mergedFacet, type LayeredNode } from './layered-node.js';
 import type { FacetCount, FacetKind, ResultPage, ResultRequest } from '../walk/result-page.js';
-
-/** A node of a layered answer: an event and its promoted date, numbered in the layer holding them. */
-export interface LayeredNode {
-  snapshot: CalendarSnapshot;
-  event: number;
-  date: number;
-}
 
 export interface LayeredResultPage extends Omit<ResultPage, 'nodes'> {
   nodes: LayeredNode[];
+}
+
+/** The request's search words matched in each layer: per base (in the bases' order) and in the delta (layeredWordMatches). */
+export interface LayeredWords {
+  bases: readonly (readonly WordMatch[])[];
+  delta: readonly WordMatch[];
 }
 
 /**
@@ -25,10 +25,20 @@ export interface LayeredResultPage extends Omit<ResultPage, 'nodes'> {
  * (`nodesFrom`; its walk, plan, total and `hasMore` are the page's), and each node's merged position is
  * its position in its layer plus the other layer's nodes listed before it. Totals and facet hits are
  * sums (facets merged by id, most hits first, ties by id, as `rankFacet` orders them).
- * `deltaWords`: the request's search words matched in the delta (`wordMatches` of it).
+ * A full build in segments is merged by shares instead (segmented-result-page.ts).
  */
-export function findLayeredPage(layers: LayeredSnapshot, request: ResultRequest, deltaWords: readonly WordMatch[]): LayeredResultPage {
-  const { base, delta } = layers;
+export function findLayeredPage(layers: LayeredSnapshot, asked: Omit<ResultRequest, 'words'>, words: LayeredWords): LayeredResultPage {
+  const { bases, delta } = layers;
+  if (bases.length > 1) {
+    // A full build in segments: every layer's share merged (segmented-result-page.ts).
+    const snapshots = delta ? [...bases, delta] : bases;
+    const requests = snapshots.map((_, i) => ({ ...asked, words: i < bases.length ? words.bases[i]! : words.delta }));
+    const { nodes, page } = findSegmentedPage(snapshots, requests, snapshots.map((_, i) => i >= bases.length));
+    return { ...page, nodes };
+  }
+  const base = bases[0]!;
+  const request: ResultRequest = { ...asked, words: words.bases[0]! };
+  const deltaWords = words.delta;
   if (!delta) {
     const page = findResultPage(base, request);
     return { ...page, nodes: page.nodes.map(({ event, date }) => ({ snapshot: base, event, date })) };
@@ -66,22 +76,4 @@ export function findLayeredPage(layers: LayeredSnapshot, request: ResultRequest,
   return { nodes, hasMore, totalCount, facets };
 }
 
-/** Listing order across layers: by start, then event id (code-unit order, as event numbers follow), then date id. */
-export function listedBefore(a: CalendarSnapshot, aEvent: number, aDate: number, b: CalendarSnapshot, bEvent: number, bDate: number): boolean {
-  const aStart = a.dateStart[aDate]!;
-  const bStart = b.dateStart[bDate]!;
-  if (aStart !== bStart) return aStart < bStart;
-  const aId = a.eventIds[aEvent]!;
-  const bId = b.eventIds[bEvent]!;
-  if (aId !== bId) return aId < bId;
-  return a.dateId[aDate]! < b.dateId[bDate]!;
-}
-
-/** Two ranked facet lists as one: hits added by id, most first, ties by id. */
-export function mergedFacet(a: readonly FacetCount[], b: readonly FacetCount[]): FacetCount[] {
-  const hits = new Map<string, number>();
-  for (const { id, hits: n } of [...a, ...b]) hits.set(id, (hits.get(id) ?? 0) + n);
-  const merged: FacetCount[] = [];
-  for (const [id, n] of hits) if (n > 0) merged.push({ id, hits: n });
-  return merged.sort((x, y) => y.hits - x.hits || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
-}
+export type { LayeredNode } from './layered-node.js';

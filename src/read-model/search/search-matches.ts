@@ -5,6 +5,7 @@ import { typoTolerance } from '../../domain/search-term.js';
 import { eventIndexOf, type CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 import type { LayeredSnapshot } from '../layers/layered-snapshot.js';
 import { readAtSnapshotVersion } from '../records/read-at-version.js';
+import { segmentOfId } from '../segments/event-segments.js';
 
 /** A search phase: literal substring matching, or approximate matching of titles and descriptions. */
 export type SearchMode = 'literal' | 'approximate';
@@ -55,29 +56,35 @@ export function wordMatches(db: Kysely<Database>, snapshot: CalendarSnapshot, wo
   return Promise.all(words.map((word) => wordMatch(db, snapshot, word, mode)));
 }
 
+/** A search word's matches in each layer of a version: one per base (in the bases' order) and the delta's. */
+export interface LayeredWordMatch {
+  bases: WordMatch[];
+  delta: WordMatch | null;
+}
+
 /**
  * The matches of a word in each layer of a version (layered-snapshot.ts), from one statement: an id
- * the delta holds is the delta's, any other the base's (a masked one is unpublished there). Kept per
- * (base view, phase, word), as `wordMatch` keeps them.
+ * the delta holds is the delta's, any other its segment's base's (a masked one is unpublished there).
+ * Kept per (bases of the version, phase, word), as `wordMatch` keeps them.
  */
-export function layeredWordMatch(db: Kysely<Database>, layers: LayeredSnapshot, word: string, mode: SearchMode): Promise<{ base: WordMatch; delta: WordMatch | null }> {
-  const delta = layers.delta;
-  if (!delta) return wordMatch(db, layers.base, word, mode).then((base) => ({ base, delta: null }));
-  let kept = keptLayeredMatches.get(layers.base);
+export function layeredWordMatch(db: Kysely<Database>, layers: LayeredSnapshot, word: string, mode: SearchMode): Promise<LayeredWordMatch> {
+  const { bases, delta } = layers;
+  if (!delta && bases.length === 1) return wordMatch(db, bases[0]!, word, mode).then((base) => ({ bases: [base], delta: null }));
+  let kept = keptLayeredMatches.get(bases);
   if (!kept) {
-    const perWord = Math.max(1, layers.base.eventIds.length + delta.eventIds.length + 2 * layers.base.venueIds.length);
+    const perWord = Math.max(1, bases.reduce((n, base) => n + base.eventIds.length + base.venueIds.length, 0) + (delta ? delta.eventIds.length + delta.venueIds.length : 0));
     kept = new LRUCache({ maxSize: KEPT_MATCH_BYTES, sizeCalculation: () => perWord });
-    keptLayeredMatches.set(layers.base, kept);
+    keptLayeredMatches.set(bases, kept);
   }
   const key = `${mode} ${word}`;
   let match = kept.get(key);
   if (!match) {
     match = (async () => {
-      const ids = await textMatchIds(db, layers.base, word, mode);
+      const rows = await textMatchRows(db, bases[0]!, word, mode, bases.length - 1);
       const inDelta: string[] = [];
-      const inBase: string[] = [];
-      for (const id of ids) (eventIndexOf(delta, id) >= 0 ? inDelta : inBase).push(id);
-      return { base: matchesOf(layers.base, inBase, word, mode), delta: matchesOf(delta, inDelta, word, mode) };
+      const inBases: string[][] = bases.map(() => []);
+      for (const { id, segment } of rows) (delta && eventIndexOf(delta, id) >= 0 ? inDelta : inBases[segment]!).push(id);
+      return { bases: bases.map((base, i) => matchesOf(base, inBases[i]!, word, mode)), delta: delta && matchesOf(delta, inDelta, word, mode) };
     })();
     kept.set(key, match);
     const cache = kept;
@@ -86,13 +93,18 @@ export function layeredWordMatch(db: Kysely<Database>, layers: LayeredSnapshot, 
   return match;
 }
 
-const keptLayeredMatches = new WeakMap<CalendarSnapshot, LRUCache<string, Promise<{ base: WordMatch; delta: WordMatch | null }>>>();
+const keptLayeredMatches = new WeakMap<readonly CalendarSnapshot[], LRUCache<string, Promise<LayeredWordMatch>>>();
 
 /** The ids of the events whose text matches the word, read at the snapshot's version. */
 async function textMatchIds(db: Kysely<Database>, snapshot: CalendarSnapshot, word: string, mode: SearchMode): Promise<string[]> {
-  const textMatches = mode === 'literal' ? literalTextMatches(word) : approximateTextMatches(word);
+  return (await textMatchRows(db, snapshot, word, mode, 0)).map((row) => row.id);
+}
+
+/** textMatchIds, each id with its segment of a full build of `segmentMask` + 1 segments (event-segments.ts). */
+async function textMatchRows(db: Kysely<Database>, snapshot: CalendarSnapshot, word: string, mode: SearchMode, segmentMask: number): Promise<{ id: string; segment: number }[]> {
+  const textMatches = mode === 'literal' ? literalTextMatches(word, segmentMask) : approximateTextMatches(word, segmentMask);
   const rows = await readAtSnapshotVersion(snapshot, async () => (await textMatches.execute(db)).rows);
-  return rows.flatMap((row) => (row.id == null ? [] : [row.id]));
+  return rows.flatMap((row) => (row.id == null ? [] : [{ id: row.id, segment: Number(row.segment ?? 0) }]));
 }
 
 async function computeWordMatch(db: Kysely<Database>, snapshot: CalendarSnapshot, word: string, mode: SearchMode): Promise<WordMatch> {
@@ -127,6 +139,7 @@ function matchesOf(snapshot: CalendarSnapshot, ids: readonly string[], word: str
 interface MatchRow {
   version: string | number;
   id: string | null;
+  segment: number | null;
 }
 
 /**
@@ -134,9 +147,9 @@ interface MatchRow {
  * statement: a row per event, or one row without an id when none matches. Words are letters and
  * digits only (see searchWords) and bound as parameters, never spliced into SQL.
  */
-function literalTextMatches(word: string) {
+function literalTextMatches(word: string, segmentMask: number) {
   return sql<MatchRow>`
-    select cs.version, se.id from calendar_state cs
+    select cs.version, se.id, ${segmentOfId('se.id', segmentMask)} as segment from calendar_state cs
     left join events se on se.search_text like ${`%${word}%`}`;
 }
 
@@ -144,10 +157,10 @@ function literalTextMatches(word: string) {
  * Events whose text contains a dictionary word within the typing tolerance of the word: one error
  * for words of up to 5 letters, two for longer ones (trigram index, then Levenshtein).
  */
-function approximateTextMatches(word: string) {
+function approximateTextMatches(word: string, segmentMask: number) {
   const tolerance = typoTolerance(word);
   return sql<MatchRow>`
-    select cs.version, near.id from calendar_state cs
+    select cs.version, near.id, ${segmentOfId('near.id', segmentMask)} as segment from calendar_state cs
     left join (
       select distinct se.id from search_words sw
       join events se on se.search_text like '%' || sw.word || '%'

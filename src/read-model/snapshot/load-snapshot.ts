@@ -3,8 +3,9 @@ import { connectionLossReason } from '../../db/connection-errors.js';
 import type { Database } from '../../db/database.js';
 import { eventIndexOf, type CalendarSnapshot } from './calendar-snapshot.js';
 import { readChangesSince, type ChangesSince } from './changes-since.js';
-import { extendSnapshotChangeLog, layerSnapshotChangeLog, readSnapshotChangeLog } from './snapshot-change-log.js';
-import { fullLayers, maskedBase, type LayeredSnapshot } from '../layers/layered-snapshot.js';
+import { extendSnapshotChangeLog, layerSnapshotChangeLog, readSnapshotChangeLog, sharedIdOf, type SharedId } from './snapshot-change-log.js';
+import { fullBuildOf, fullLayers, maskedBase, type FullBuild, type LayeredSnapshot } from '../layers/layered-snapshot.js';
+import { segmentCount, segmentOfId } from '../segments/event-segments.js';
 import { SuggestionIndexBuilder } from '../typeahead/suggestion-index.js';
 import { pickCatalogueColumns, readCatalogue, type CatalogueColumns } from './read-snapshot-catalogue.js';
 import { catalogueChange } from '../layers/catalogue-changes.js';
@@ -39,42 +40,65 @@ async function inOneView<T>(db: Kysely<Database>, work: (trx: Transaction<Databa
 
 /**
  * Reads one data version whole, in one read-only repeatable-read transaction (one consistent view
- * of every table), and packs it into columns. Only dates that had not ended `RETAINED_ENDED_MS`
- * before `now` are read, and only events with such a date.
+ * of every table), and packs it into columns: one snapshot. Only dates that had not ended
+ * `RETAINED_ENDED_MS` before `now` are read, and only events with such a date.
  */
 export async function loadSnapshot(db: Kysely<Database>, now: Date): Promise<CalendarSnapshot> {
-  return (await loadSnapshotSince(db, now, null)).snapshot;
+  return (await loadFullBuildSince(db, now, null, null)).full.segments[0]!;
 }
 
 /**
- * loadSnapshot, for the read model that replaces `previous` (null: its first): what changed since
- * `previous` is read in the same view (exactly what lies between the two), and the change log is
- * `previous`'s extended by the rows after its version rather than read whole (snapshot-change-log.ts).
+ * A full build of the newest version (layered-snapshot.ts), for the read model that replaces `previous`
+ * (null: its first), in segments of at most `segmentEvents` events (segments/event-segments.ts; null: one
+ * snapshot), read one after another in the same view, each built whole (its suggestion index too) before
+ * the next is read: what the build holds at once is the segments built and one segment's transients.
+ * What changed since `previous` is read in the same view (exactly what lies between the two), and the
+ * change log is `previous`'s extended by the rows after its version rather than read whole (snapshot-change-log.ts).
  */
-export async function loadSnapshotSince(
+export async function loadFullBuildSince(
   db: Kysely<Database>,
   now: Date,
-  previous: Pick<CalendarSnapshot, 'version' | 'changeLog'> | null,
-): Promise<{ snapshot: CalendarSnapshot; changes: ChangesSince | null }> {
+  previous: Pick<LayeredSnapshot, 'version' | 'changeLog'> | null,
+  segmentEvents: number | null,
+): Promise<{ full: FullBuild; changes: ChangesSince | null }> {
   const cutoff = new Date(now.getTime() - RETAINED_ENDED_MS);
-  const read = await inOneView(db, async (trx) => {
-    const suggestions = new SuggestionIndexBuilder();
-    const { version } = await trx.selectFrom('calendar_state').select('version').executeTakeFirstOrThrow();
+  return inOneView(db, async (trx) => {
+    const { version: read } = await trx.selectFrom('calendar_state').select('version').executeTakeFirstOrThrow();
+    const version = String(read);
     const occurrencesUpTo = await highestOccurrenceId(trx);
     const catalogue = await readCatalogue(trx);
-    const events = await readEvents(trx, cutoff, catalogue, suggestions);
-    const dates = await readDates(trx, cutoff, events, catalogue);
-    const { eventIds } = events.snapshot;
+    const count = segmentCount(segmentEvents === null ? 0 : await liveEvents(trx, cutoff), segmentEvents);
+    const built: { columns: Omit<CalendarSnapshot, 'version' | 'changeLog' | 'suggestions'>; suggestions: CalendarSnapshot['suggestions']; eventIndex: ReadonlyMap<string, number> }[] = [];
+    for (let segment = 0; segment < count; segment++) {
+      const suggestions = new SuggestionIndexBuilder();
+      const selection = count > 1 ? { segment, of: count } : null;
+      const events = await readEvents(trx, cutoff, catalogue, suggestions, selection);
+      const dates = await readDates(trx, cutoff, events, catalogue, selection);
+      const columns = { ...catalogue.snapshot, ...events.snapshot, ...dates, occurrencesUpTo };
+      built.push({ columns, suggestions: suggestions.build(columns, events.readOrder, cutoff.getTime()), eventIndex: events.eventIndex });
+    }
+    // An id logged is kept as its segment's own string (one copy of each id in memory).
+    const sharedId: SharedId = (id) => {
+      for (const { columns, eventIndex } of built) {
+        const known = eventIndex.get(id);
+        if (known !== undefined) return columns.eventIds[known]!;
+      }
+      return id;
+    };
     // Not from an older version (a read replica behind the one `previous` came from): its log is no prefix of that one's.
     const fromPrevious = previous !== null && BigInt(version) >= BigInt(previous.version);
-    const extended = fromPrevious ? await extendSnapshotChangeLog(trx, previous.changeLog, previous.version, eventIds, events.eventIndex) : null;
-    const changeLog = extended ? extended.log : await readSnapshotChangeLog(trx, eventIds, events.eventIndex);
+    const extended = fromPrevious ? await extendSnapshotChangeLog(trx, previous.changeLog, previous.version, sharedId) : null;
+    const changeLog = extended ? extended.log : await readSnapshotChangeLog(trx, sharedId);
     const changes = extended ? extended.changes : previous && (await readChangesSince(trx, previous.version));
-    return { version: String(version), columns: { ...catalogue.snapshot, ...events.snapshot, ...dates, occurrencesUpTo }, changeLog, readOrder: events.readOrder, changes, suggestions };
+    const segments = built.map(({ columns, suggestions }): CalendarSnapshot => ({ version, ...columns, changeLog, suggestions }));
+    return { full: fullBuildOf(segments), changes };
   });
-  // Built once the transaction is over: it reads nothing more.
-  const snapshot = { version: read.version, ...read.columns, changeLog: read.changeLog, suggestions: read.suggestions.build(read.columns, read.readOrder, cutoff.getTime()) };
-  return { snapshot, changes: read.changes };
+}
+
+/** Events with a date not ended at `cutoff`: what a full build holds, to split it in segments. */
+async function liveEvents(trx: Transaction<Database>, cutoff: Date): Promise<number> {
+  const { rows } = await sql<{ live: number }>`select count(*)::float8 as live from events where last_ends_at > ${cutoff}`.execute(trx);
+  return Number(rows[0]?.live ?? 0);
 }
 
 /** Why a newer version could not be layered on the last full build: a full build is needed. */
@@ -100,7 +124,8 @@ export async function loadLayeredSnapshot(
   deltaLargest = Number.POSITIVE_INFINITY,
 ): Promise<{ layered: LayeredSnapshot; changes: ChangesSince; changedSinceFull: number } | { fallback: LayeredFallback }> {
   const full = previous.full;
-  const cutoff = new Date(full.suggestions.publishingHorizon);
+  const cutoff = new Date(full.publishingHorizon);
+  const segmentMask = full.segments.length - 1;
   const read = await inOneView(db, async (trx) => {
     // The delta keeps its few events' labels: layered typeahead ranks them without a read.
     const suggestions = new SuggestionIndexBuilder({ keepLabels: true });
@@ -113,22 +138,24 @@ export async function loadLayeredSnapshot(
     if (catalogueChanged.kind === 'full') return { kind: 'fallback' as const, fallback: 'catalogue' as const };
     const occurrencesUpTo = await highestOccurrenceId(trx);
     // Changed or removed by the log, or rewritten by an import that listed them unchanged (their dates then have new ids).
-    const { rows } = await sql<{ event_id: string }>`
-      select event_id from event_changes where version > ${full.version}::bigint
-      union select event_id from occurrences where id > ${String(full.occurrencesUpTo)}::bigint`.execute(trx);
+    // Each with the segment its id falls in (event-segments.ts), where it is masked when the full build holds it.
+    const { rows } = await sql<{ event_id: string; segment: number }>`
+      select event_id, ${segmentOfId('event_id', segmentMask)} as segment from (
+        select event_id from event_changes where version > ${full.version}::bigint
+        union select event_id from occurrences where id > ${String(full.occurrencesUpTo)}::bigint) changed`.execute(trx);
+    if (rows.length > deltaLargest) return { kind: 'fallback' as const, fallback: 'delta-size' as const };
     const changed = rows.map((r) => r.event_id);
-    if (changed.length > deltaLargest) return { kind: 'fallback' as const, fallback: 'delta-size' as const };
-    const events = await readEvents(trx, cutoff, catalogue, suggestions, changed);
-    const dates = await readDates(trx, cutoff, events, catalogue, changed);
-    const { eventIds } = events.snapshot;
+    const events = await readEvents(trx, cutoff, catalogue, suggestions, { ids: changed });
+    const dates = await readDates(trx, cutoff, events, catalogue, { ids: changed });
+    const sharedId = sharedIdOf(events.snapshot.eventIds, events.eventIndex);
     // The full build's log shared, the rows since it read (what changed since, not the whole log).
-    const layered = await layerSnapshotChangeLog(trx, full.changeLog, full.version, previous.version, eventIds, events.eventIndex);
-    const changeLog = layered ? layered.log : await readSnapshotChangeLog(trx, eventIds, events.eventIndex);
+    const layered = await layerSnapshotChangeLog(trx, full.changeLog, full.version, previous.version, sharedId);
+    const changeLog = layered ? layered.log : await readSnapshotChangeLog(trx, sharedId);
     const changes = layered ? layered.changes : await readChangesSince(trx, previous.version);
     return {
       kind: 'read' as const,
       version,
-      ids: changed,
+      changed: rows,
       catalogue: catalogueChanged.kind === 'layered' ? { columns: catalogue.snapshot, stale: catalogueChanged.stale } : null,
       columns: { ...events.snapshot, ...dates, occurrencesUpTo },
       changeLog,
@@ -141,7 +168,7 @@ export async function loadLayeredSnapshot(
   if (read.kind === 'same') return { layered: previous, changes: { since: previous.version, changedEvents: 0, removedEvents: 0 }, changedSinceFull: 0 };
   // The same catalogue rows: the full build's columns are shared, its numbering is the delta's. A changed
   // catalogue: the delta numbers the newest one its own way, the layers meet by id (catalogue-changes.ts).
-  const catalogueColumns: CatalogueColumns = read.catalogue?.columns ?? full;
+  const catalogueColumns: CatalogueColumns = read.catalogue?.columns ?? full.segments[0]!;
   const columns = { ...pickCatalogueColumns(catalogueColumns), ...read.columns };
   const delta: CalendarSnapshot = {
     version: read.version,
@@ -149,23 +176,24 @@ export async function loadLayeredSnapshot(
     changeLog: read.changeLog,
     suggestions: read.suggestions.build(columns, read.readOrder, cutoff.getTime()),
   };
-  const masked: number[] = [];
-  for (const id of read.ids) {
-    const event = eventIndexOf(full, id);
-    if (event >= 0) masked.push(event);
+  const masked: number[][] = full.segments.map(() => []);
+  for (const { event_id: id, segment } of read.changed) {
+    const event = eventIndexOf(full.segments[segment]!, id);
+    if (event >= 0) masked[segment]!.push(event);
   }
-  const mask = Uint32Array.from(masked).sort();
+  const masks = masked.map((events) => Uint32Array.from(events).sort());
   const layered: LayeredSnapshot = {
     ...fullLayers(full),
     version: read.version,
-    base: maskedBase(full, mask, read.version, read.changeLog),
+    bases: full.segments.map((segment, i) => maskedBase(segment, masks[i]!, read.version, read.changeLog)),
+    maskedIn: masks.map((mask) => mask.length),
     delta,
-    masked: mask.length,
+    masked: masks.reduce((sum, mask) => sum + mask.length, 0),
     changeLog: read.changeLog,
     catalogue: delta.catalogue,
     staleInBase: read.catalogue?.stale ?? null,
   };
-  return { layered, changes: read.changes, changedSinceFull: read.ids.length };
+  return { layered, changes: read.changes, changedSinceFull: read.changed.length };
 }
 
 /** The highest `occurrences.id` in the transaction's view (0 without dates): see CalendarSnapshot.occurrencesUpTo. */

@@ -4,6 +4,7 @@ import { DATE_CANCELLED, DATE_NO_END, DATE_SOLD_OUT, type CalendarSnapshot, type
 import { GrowingColumn } from './growing-column.js';
 import { ROWS_PER_READ, type EventsRead } from './read-snapshot-events.js';
 import type { CatalogueRead } from './read-snapshot-catalogue.js';
+import { selectedEvents, type EventSelection } from '../segments/event-segments.js';
 import { buildWalkIndexes } from './walk-indexes.js';
 
 /*
@@ -34,7 +35,7 @@ export async function readDates(
   cutoff: Date,
   events: EventsRead,
   catalogue: CatalogueRead,
-  only: readonly string[] | null = null,
+  selection: EventSelection | null = null,
 ): Promise<DateColumns> {
   const start = new GrowingColumn(new Float64Array(0), (s) => new Float64Array(s));
   const ends = new GrowingColumn(new Float64Array(0), (s) => new Float64Array(s));
@@ -60,7 +61,7 @@ export async function readDates(
         sql<boolean>`o.end_at is null`.as('no_end'),
       ])
       .where('o.ends_at', '>', cutoff)
-      .$if(only !== null, (q) => q.where(sql<boolean>`o.event_id = any(${only}::text[])`))
+      .$if(selection !== null, (q) => q.where(selectedEvents('o.event_id', selection!)))
       .where('o.id', '>', after)
       .orderBy('o.id')
       .limit(ROWS_PER_READ)

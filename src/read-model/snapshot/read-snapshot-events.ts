@@ -12,6 +12,7 @@ import {
 } from './calendar-snapshot.js';
 import { GrowingColumn } from './growing-column.js';
 import type { CatalogueRead } from './read-snapshot-catalogue.js';
+import { selectedEvents, type EventSelection } from '../segments/event-segments.js';
 import type { SuggestionIndexBuilder } from '../typeahead/suggestion-index.js';
 
 /*
@@ -110,7 +111,7 @@ export async function readEvents(
   cutoff: Date,
   catalogue: CatalogueRead,
   suggestions: SuggestionIndexBuilder,
-  only: readonly string[] | null = null,
+  selection: EventSelection | null = null,
 ): Promise<EventsRead> {
   const categories = new KeyNumbers();
   // Listed categories first, so that their numbers follow the calendar's order.
@@ -145,7 +146,7 @@ export async function readEvents(
         sql<string[]>`coalesce((select array_agg(eo.organizer_id order by eo.position) from event_organizers eo where eo.event_id = e.id), '{}')`.as('organizer_ids'),
       ])
       .where('e.last_ends_at', '>', cutoff)
-      .$if(only !== null, (q) => q.where(sql<boolean>`e.id = any(${only}::text[])`))
+      .$if(selection !== null, (q) => q.where(selectedEvents('e.id', selection!)))
       .$if(after !== null, (q) => q.where('e.id', '>', after!))
       .orderBy('e.id')
       .limit(ROWS_PER_READ)

@@ -58,18 +58,22 @@ interface LogRow {
 const ROWS_PER_READ = 50_000;
 
 /** An id as the new snapshot holds it (one copy of each id in memory); ended and removed ids as given. */
-const sharedId = (id: string, eventIds: readonly string[], eventIndex: ReadonlyMap<string, number>): string => {
-  const known = eventIndex.get(id);
-  return known === undefined ? id : eventIds[known]!;
-};
+export type SharedId = (id: string) => string;
+
+/** SharedId over the events of one read (their ids and the map of id to event number). */
+export function sharedIdOf(eventIds: readonly string[], eventIndex: ReadonlyMap<string, number>): SharedId {
+  return (id) => {
+    const known = eventIndex.get(id);
+    return known === undefined ? id : eventIds[known]!;
+  };
+}
 
 /** Appends the rows of `event_changes` after `from` (all of them when null), in walking order, in keyset pages. */
 async function appendRows(
   trx: Transaction<Database>,
   from: string | null,
   into: { versions: GrowingColumn<Float64Array>; ids: string[]; removed: GrowingColumn<Uint8Array> },
-  eventIds: readonly string[],
-  eventIndex: ReadonlyMap<string, number>,
+  sharedId: SharedId,
 ): Promise<void> {
   for (let after: { version: number; id: string } | null = null; ; ) {
     const rows: LogRow[] = (
@@ -83,7 +87,7 @@ async function appendRows(
       `.execute(trx)
     ).rows;
     for (const row of rows) {
-      into.ids.push(sharedId(row.event_id, eventIds, eventIndex));
+      into.ids.push(sharedId(row.event_id));
       into.versions.push(Number(row.version));
       into.removed.push(row.removed ? 1 : 0);
     }
@@ -109,13 +113,9 @@ const packed = (columns: ReturnType<typeof emptyColumns>): SnapshotChangeLog => 
  * Reads the whole log in its walking order, in keyset pages. An id the snapshot holds is kept as the
  * snapshot's own string (one copy of each id in memory); only ended and removed ids add strings.
  */
-export async function readSnapshotChangeLog(
-  trx: Transaction<Database>,
-  eventIds: readonly string[],
-  eventIndex: ReadonlyMap<string, number>,
-): Promise<SnapshotChangeLog> {
+export async function readSnapshotChangeLog(trx: Transaction<Database>, sharedId: SharedId): Promise<SnapshotChangeLog> {
   const columns = emptyColumns();
-  await appendRows(trx, null, columns, eventIds, eventIndex);
+  await appendRows(trx, null, columns, sharedId);
   return packed(columns);
 }
 
@@ -131,17 +131,16 @@ export async function extendSnapshotChangeLog(
   trx: Transaction<Database>,
   previous: SnapshotChangeLog,
   since: string,
-  eventIds: readonly string[],
-  eventIndex: ReadonlyMap<string, number>,
+  sharedId: SharedId,
 ): Promise<{ log: SnapshotChangeLog; changes: ChangesSince } | null> {
   const added = emptyColumns();
-  await appendRows(trx, since, added, eventIds, eventIndex);
+  await appendRows(trx, since, added, sharedId);
   const relogged = new Set(added.ids);
   const columns = emptyColumns();
   let keptTombstones = 0;
   eachEntry(previous, (id, version, removed) => {
     if (relogged.has(id)) return;
-    columns.ids.push(sharedId(id, eventIds, eventIndex));
+    columns.ids.push(sharedId(id));
     columns.versions.push(version);
     columns.removed.push(removed);
     keptTombstones += removed;
@@ -170,11 +169,10 @@ export async function layerSnapshotChangeLog(
   full: SnapshotChangeLog,
   fullVersion: string,
   previousVersion: string,
-  eventIds: readonly string[],
-  eventIndex: ReadonlyMap<string, number>,
+  sharedId: SharedId,
 ): Promise<{ log: SnapshotChangeLog; changes: ChangesSince } | null> {
   const later = emptyColumns();
-  await appendRows(trx, fullVersion, later, eventIds, eventIndex);
+  await appendRows(trx, fullVersion, later, sharedId);
   const relogged = new Set(later.ids);
   let keptTombstones = 0;
   for (let i = 0; i < full.ids.length; i++) if (full.removed[i] === 1 && !relogged.has(full.ids[i]!)) keptTombstones++;

@@ -1,7 +1,7 @@
 import { SUGGEST_CATEGORY, SUGGEST_ORGANIZER, SUGGEST_VENUE, type CalendarSnapshot, type SuggestedEventLabel } from '../snapshot/calendar-snapshot.js';
 import type { StaleInBase } from '../layers/catalogue-changes.js';
 import type { LayeredSnapshot } from '../layers/layered-snapshot.js';
-import type { WordMatch } from '../search/search-matches.js';
+import type { LayeredWords } from '../layers/layered-result-page.js';
 import { Best, before, KIND_NAMES, type Ranked } from './suggestion-ranking.js';
 import { entityRankKey, eventRankKey } from './suggestion-index.js';
 import { catalogueFound, eventCandidates, findSuggestions, hasNode, HitCounter, maskedEventsOf, type FoundSuggestion, type SearchPhase, type SuggestRequest } from './suggestions.js';
@@ -11,8 +11,8 @@ import { INNER, TYPO_MIN_UNITS } from './word-index.js';
 
 /** The search words of a suggest request's filter matched in each layer (layeredWordMatches); approximate null without a `searchTerm`. */
 export interface LayeredSuggestWords {
-  literal: { base: readonly WordMatch[]; delta: readonly WordMatch[] };
-  approximate: { base: readonly WordMatch[]; delta: readonly WordMatch[] } | null;
+  literal: LayeredWords;
+  approximate: LayeredWords | null;
 }
 
 /** What ranks a suggested event's label (eventRankKey): kept by a delta, else read from its record. */
@@ -60,21 +60,26 @@ export async function findLayeredSuggestions(
   words: LayeredSuggestWords,
   labelsOf: (snapshot: CalendarSnapshot, events: readonly number[]) => Promise<ReadonlyMap<number, SuggestedEventLabel>>,
 ): Promise<LayeredSuggestion[]> {
-  const { base, delta } = layers;
-  if (!delta) {
-    const found = findSuggestions(base, { ...request, literal: words.literal.base, approximate: words.approximate?.base ?? null });
+  const { bases, delta } = layers;
+  if (!delta && bases.length === 1) {
+    const base = bases[0]!;
+    const found = findSuggestions(base, { ...request, literal: words.literal.bases[0]!, approximate: words.approximate?.bases[0] ?? null });
     return found.map((suggestion) => ({ ...suggestion, snapshot: base }));
   }
   if (request.words.length === 0) return [];
-  const onBase: SuggestRequest = { ...request, literal: words.literal.base, approximate: words.approximate?.base ?? null };
-  const onDelta: SuggestRequest = { ...request, literal: words.literal.delta, approximate: words.approximate?.delta ?? null };
-  let filterPhase: SearchPhase | undefined;
-  const decided = () =>
-    (filterPhase ??= !words.approximate || hasNode(base, request.queries.filter, onBase.literal) || hasNode(delta, request.queries.filter, onDelta.literal) ? 'literal' : 'approximate');
-  const layerCounters = [
-    { snapshot: base, counter: new HitCounter(base, onBase, { filterPhase: decided, masked: layers.masked > 0 ? maskedEventsOf(layers) : null }), request: onBase },
-    { snapshot: delta, counter: new HitCounter(delta, onDelta, { filterPhase: decided, masked: null }), request: onDelta },
+  // Every layer with its request and what of it is left out: a base's masked events and stale catalogue entries.
+  const asked = [
+    ...bases.map((snapshot, i) => ({
+      snapshot,
+      request: { ...request, literal: words.literal.bases[i]!, approximate: words.approximate?.bases[i] ?? null },
+      masked: layers.maskedIn[i]! > 0 ? maskedEventsOf(snapshot, layers.full.segments[i]!, layers.maskedIn[i]!) : null,
+      stale: layers.staleInBase,
+    })),
+    ...(delta ? [{ snapshot: delta, request: { ...request, literal: words.literal.delta, approximate: words.approximate?.delta ?? null }, masked: null, stale: null }] : []),
   ];
+  let filterPhase: SearchPhase | undefined;
+  const decided = () => (filterPhase ??= !words.approximate || asked.some((layer) => hasNode(layer.snapshot, request.queries.filter, layer.request.literal)) ? 'literal' : 'approximate');
+  const layerCounters = asked.map((layer) => ({ ...layer, counter: new HitCounter(layer.snapshot, layer.request, { filterPhase: decided, masked: layer.masked }) }));
   const phase = async (typo: boolean): Promise<KeyRanked[]> => {
     const best = new Best<KeyRanked>(request.limit, before);
     // Events: each layer's best, ranked together by their labels' keys (both layers' labels read at once).
@@ -98,10 +103,9 @@ export async function findLayeredSuggestions(
     // Catalogue entities: one per (kind, id), a tag per name, with its entry in each layer. The base's entries of
     // entities changed since its build are left out (their events are all masked: catalogue-changes.ts).
     const merged = new Map<string, { quality: number; most: number; at: (number | null)[]; kind: number; snapshot: CalendarSnapshot; local: number }>();
-    layerCounters.forEach(({ snapshot, counter, request: asked }, layer) => {
+    layerCounters.forEach(({ snapshot, counter, request: onLayer, stale }, layer) => {
       const index = snapshot.suggestions;
-      const found = catalogueFound(snapshot, asked, typo);
-      const stale = layer === 0 ? layers.staleInBase : null;
+      const found = catalogueFound(snapshot, onLayer, typo);
       for (let c = 0; c < found.length; c++) {
         if (found[c] === 0) continue;
         const kind = index.catalogueKind[c]!;
@@ -110,10 +114,10 @@ export async function findLayeredSuggestions(
         const id = `${kind} ${entityKey(snapshot, kind, local)}`;
         let entity = merged.get(id);
         if (!entity) {
-          entity = { quality: found[c]! - 1, most: 0, at: [null, null], kind, snapshot, local };
+          entity = { quality: found[c]! - 1, most: 0, at: layerCounters.map(() => null), kind, snapshot, local };
           merged.set(id, entity);
         }
-        // The labels are the same in both layers: so is the quality.
+        // The labels are the same in every layer: so is the quality.
         entity.quality = Math.min(entity.quality, found[c]! - 1);
         entity.most += counter.most(c);
         entity.at[layer] = c;

@@ -6,7 +6,6 @@ import { firstWhere } from '../first-where.js';
 import { Best, before, KIND_NAMES, type Ranked } from './suggestion-ranking.js';
 import { scratchFor, stamps, type Scratch } from './suggestion-scratch.js';
 import type { WordMatch } from '../search/search-matches.js';
-import type { LayeredSnapshot } from '../layers/layered-snapshot.js';
 import { firstStartAt, lastEndAt } from './suggestion-index.js';
 import { allowedVenues } from '../walk/allowed-venues.js';
 import { eventNodes, type EventNodes } from '../walk/event-nodes.js';
@@ -57,9 +56,8 @@ interface MaskedEvents {
 
 const maskedEvents = new WeakMap<CalendarSnapshot, MaskedEvents>();
 
-/** The masked events of the layers' base view (the first `masked` of its `publishedLate`), kept per view. */
-export function maskedEventsOf(layers: LayeredSnapshot): MaskedEvents {
-  const { base, full } = layers;
+/** The masked events of a base view of `segment` (the first `masked` of its `publishedLate`), kept per view. */
+export function maskedEventsOf(base: CalendarSnapshot, segment: CalendarSnapshot, masked: number): MaskedEvents {
   let kept = maskedEvents.get(base);
   if (kept) return kept;
   const index = base.suggestions;
@@ -69,8 +67,8 @@ export function maskedEventsOf(layers: LayeredSnapshot): MaskedEvents {
     if (c >= 0) perEntity[c]!.push({ lastEnd, publishing });
   };
   const seenVenue = new Set<number>();
-  for (const event of base.walk.publishedLate.subarray(0, layers.masked)) {
-    const publishing = full.eventPublishing[event]!;
+  for (const event of base.walk.publishedLate.subarray(0, masked)) {
+    const publishing = segment.eventPublishing[event]!;
     const lastEnd = index.eventLastEnd[event]!;
     seenVenue.clear();
     for (let d = base.eventDateOffsets[event]!; d < base.eventDateOffsets[event + 1]!; d++) {
