@@ -23,6 +23,8 @@
  * The same runs first against BENCH_BEFORE_DIR (default /work/before-af9ea4d, a built checkout of the
  * main branch before incremental versions; '' skips it), on the same schema, for the ratios. This
  * checkout's node runs with READ_MODEL_LAYERED=BENCH_LAYERED (default on: versions as layered deltas).
+ * BENCH_BEFORE_ENV and BENCH_AFTER_ENV add `NAME=value` words to one node's environment (the same build
+ * on both sides with one setting apart: `READ_MODEL_SEGMENT_EVENTS=60000`, say).
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test taskset -c 1 npx tsx bench/freshness.ts
  *   BENCH_EVENTS=1000000 BENCH_IMPORTS=5 BENCH_CHANGED=1000 BENCH_BEFORE_DIR= ...
@@ -35,7 +37,7 @@ import { SERVE_MALLOC_ENV } from '../src/cli/malloc-settings.js';
 import { openDatabase } from '../src/db/open-database.js';
 import { importCalendar } from '../src/import/import-calendar.js';
 import { cachedGet, logLinesOf, readModelBuilds } from './support/node-answers.js';
-import { ready, startPinnedService, type PinnedProcess } from './support/pinned-process.js';
+import { environmentWords, ready, startPinnedService, type PinnedProcess } from './support/pinned-process.js';
 import { processCpuMs } from './support/process-cpu.js';
 import { peakResidentMB, resetPeakResident, residentMB } from './support/process-memory.js';
 
@@ -171,12 +173,15 @@ interface CompactionFigures {
 async function measureCompaction(node: PinnedProcess, stamp: number): Promise<CompactionFigures> {
   const pid = node.child.pid!;
   const title = `Ferskhet ${stamp} komprimering`;
-  const compactionsBefore = readModelBuilds(node).filter((line) => line['compaction'] !== undefined && line['reason'] === 'delta-size').length;
+  // A compaction's (last) line: of a build in segments, compacted one segment at a time, its last segment's.
+  const compactionLines = () =>
+    readModelBuilds(node).filter((line) => line['compaction'] !== undefined && line['reason'] === 'delta-size' && (line['segment'] === undefined || line['segment'] === Number(line['segments']) - 1));
+  const compactionsBefore = compactionLines().length;
   const query = `{ eventByID(eventID: ${JSON.stringify(editId(compactionChanged - 1))}) { id title_nb } }`;
   await cachedGet(node, query);
   resetPeakResident(pid);
   const cpuBefore = processCpuMs(pid);
-  const compactionLine = () => readModelBuilds(node).filter((line) => line['compaction'] !== undefined && line['reason'] === 'delta-size')[compactionsBefore];
+  const compactionLine = () => compactionLines()[compactionsBefore];
   await importCalendar(database, editFile(title, compactionChanged));
   const committed = performance.now();
   const expected = JSON.stringify(`${title} ${compactionChanged - 1}`);
@@ -201,7 +206,16 @@ async function measureCompaction(node: PinnedProcess, stamp: number): Promise<Co
   }
   // Since issue 54 (item 3) the node has V8 collect the replaced build and says so: how long its pause was.
   const release = logLinesOf(node, '"read model memory').at(-1);
-  return { visibleMs, compactionMs: Number(compactionLine()!['ms']), cpuMs, peakMB, afterMB, laterMB: residentMB(pid), release };
+  // In segments: the sum of the segments' builds (each line its own).
+  const last = compactionLine()!;
+  const compactionMs =
+    last['segment'] === undefined
+      ? Number(last['ms'])
+      : readModelBuilds(node)
+          .filter((line) => line['kind'] === 'segment' && line['reason'] === 'delta-size')
+          .slice(-Number(last['segments']))
+          .reduce((ms, line) => ms + Number(line['ms']), 0);
+  return { visibleMs, compactionMs, cpuMs, peakMB, afterMB, laterMB: residentMB(pid), release };
 }
 
 async function measureNode(label: string, dir: string, env: Record<string, string> = {}): Promise<NodeFigures> {
@@ -252,10 +266,12 @@ async function measureNode(label: string, dir: string, env: Record<string, strin
 
 const nodes: NodeFigures[] = [];
 try {
-  if (beforeDir !== '') nodes.push(await measureNode('before', beforeDir, { READ_MODEL_LAYERED: layered }));
+  if (beforeDir !== '') nodes.push(await measureNode('before', beforeDir, { READ_MODEL_LAYERED: layered, ...environmentWords(process.env['BENCH_BEFORE_ENV']) }));
   // Launched as npm start launches it: serve's allocator setting in its environment (src/cli/malloc-settings.ts;
   // the flags come with startPinnedService). The node before runs as it shipped, without it.
-  nodes.push(await measureNode(layered === 'on' ? 'this checkout (layered)' : 'this checkout', thisDir, { READ_MODEL_LAYERED: layered, ...SERVE_MALLOC_ENV }));
+  nodes.push(
+    await measureNode(layered === 'on' ? 'this checkout (layered)' : 'this checkout', thisDir, { READ_MODEL_LAYERED: layered, ...SERVE_MALLOC_ENV, ...environmentWords(process.env['BENCH_AFTER_ENV']) }),
+  );
 } finally {
   await database.close();
 }

@@ -136,8 +136,8 @@ const ConfigSchema = z.object({
   READ_MODEL_DELTA_MOST_EVENTS: integer(1, 10_000_000).optional(),
   /**
    * A full build in segments of at most this many events (the events split by a hash of their id, each
-   * segment a snapshot of its own, built one after another: segments/event-segments.ts). Unset: one
-   * snapshot. A step towards compactions of one segment at a time (docs/performance.md "A base in segments").
+   * segment a snapshot of its own, built one after another: segments/event-segments.ts), compacted one
+   * segment at a time. Unset: one snapshot (docs/performance.md "A base in segments": what it costs).
    */
   READ_MODEL_SEGMENT_EVENTS: integer(1, 10_000_000).optional(),
   /** The header that carries CDN tags on cacheable answers (docs/cdn.md); none: no tags sent. */

@@ -7,8 +7,8 @@ import type { SuggestInput } from '../domain/suggest-input.js';
 import { EVENT_SUPER, isEventPublished, upcomingDatesOf, type CalendarSnapshot, type SnapshotCatalogue } from './snapshot/calendar-snapshot.js';
 import { onOneDataVersion } from './data-version-moved.js';
 import type { DateColumn } from './records/date-columns.js';
-import { dateRecordsAt } from './records/date-records.js';
-import { eventRecordsAt } from './records/event-records.js';
+import { dateRecordsOfLayers } from './records/date-records.js';
+import { eventRecordsAt, eventRecordsOfLayers } from './records/event-records.js';
 import { findLayeredPage, type LayeredWords } from './layers/layered-result-page.js';
 import { layeredEventOf, layersOf, type LayeredSnapshot } from './layers/layered-snapshot.js';
 import { listInTurns } from './list-in-turns.js';
@@ -353,61 +353,53 @@ export class CalendarReader {
     return next === undefined ? null : { snapshot, event, date: next, groupedDay: null };
   }
 
-  /** The records of the nodes (and of their later dates), in one wave of two statements per layer. */
+  /** The records of the nodes (and of their later dates), in one wave of two statements (the layers of a version share it). */
   private async loadNodes(layers: LayeredSnapshot, refs: readonly NodeRef[], options: NodeOptions): Promise<CalendarNode[]> {
-    const first = refs[0]?.snapshot ?? layers.bases[0]!;
-    if (refs.every((ref) => ref.snapshot === first)) return this.loadLayerNodes(first, refs, options);
-    const byLayer = new Map<CalendarSnapshot, NodeRef[]>();
-    for (const ref of refs) {
-      const own = byLayer.get(ref.snapshot);
-      if (own) own.push(ref);
-      else byLayer.set(ref.snapshot, [ref]);
-    }
-    const loaded = new Map<CalendarSnapshot, { nodes: CalendarNode[]; next: number }>();
-    await Promise.all([...byLayer].map(async ([snapshot, own]) => loaded.set(snapshot, { nodes: await this.loadLayerNodes(snapshot, own, options), next: 0 })));
-    return refs.map((ref) => {
-      const layer = loaded.get(ref.snapshot)!;
-      return layer.nodes[layer.next++]!;
-    });
-  }
-
-  /** `loadNodes` of refs of one layer. */
-  private async loadLayerNodes(snapshot: CalendarSnapshot, refs: readonly NodeRef[], options: NodeOptions): Promise<CalendarNode[]> {
     if (refs.length === 0) return [];
     const now = this.now.getTime();
-    const laterDates = refs.map((ref) => {
+    const laterDates = refs.map(({ snapshot, event, date, groupedDay }) => {
       if (!options.repetitions) return null;
       // "The event's later dates that have not ended"; grouped by day: that day's later dates only.
-      const upcoming = upcomingDatesOf(snapshot, ref.event, now);
-      return upcoming.filter((d) => d > ref.date && (ref.groupedDay === null || snapshot.dateDay[d] === ref.groupedDay));
+      const upcoming = upcomingDatesOf(snapshot, event, now);
+      return upcoming.filter((d) => d > date && (groupedDay === null || snapshot.dateDay[d] === groupedDay));
     });
-    const dates = new Set<number>(refs.map((r) => r.date));
-    for (const list of laterDates) for (const d of list ?? []) dates.add(d);
+    // Per layer, its events and dates asked (each once).
+    const eventsOf = new Map<CalendarSnapshot, Set<number>>();
+    const datesOf = new Map<CalendarSnapshot, Set<number>>();
+    const own = <T>(map: Map<CalendarSnapshot, Set<T>>, snapshot: CalendarSnapshot) => {
+      let set = map.get(snapshot);
+      if (!set) map.set(snapshot, (set = new Set()));
+      return set;
+    };
+    refs.forEach((ref, i) => {
+      own(eventsOf, ref.snapshot).add(ref.event);
+      const dates = own(datesOf, ref.snapshot).add(ref.date);
+      for (const d of laterDates[i] ?? []) dates.add(d);
+    });
     const columns = options.columns;
-    const eventNumbers = [...new Set(refs.map((r) => r.event))];
     // The events' statement checks the data version for both (the dates' may not run at all).
     const [events, occurrences] = await Promise.all([
-      eventRecordsAt(this.db, snapshot, eventNumbers, columns ? columns.event : null),
-      dateRecordsAt(this.db, snapshot, [...dates], columns ? columns.date : null),
+      eventRecordsOfLayers(this.db, new Map([...eventsOf].map(([snapshot, set]) => [snapshot, [...set]])), columns ? columns.event : null),
+      dateRecordsOfLayers(this.db, new Map([...datesOf].map(([snapshot, set]) => [snapshot, [...set]])), columns ? columns.date : null),
     ]);
-    const nodes: CalendarNode[] = [];
-    refs.forEach((ref, i) => {
-      const event = events.get(ref.event);
-      const occurrence = occurrences.get(ref.date);
-      // Both statements read the snapshot's version, so both records exist unless the data was changed
+    return refs.map((ref, i) => {
+      const { snapshot } = ref;
+      const event = events.get(snapshot)?.get(ref.event);
+      const ownDates = occurrences.get(snapshot);
+      const occurrence = ownDates?.get(ref.date);
+      // Both statements read the version, so both records exist unless the data was changed
       // without raising the version (not by an import): reading again could not mend that.
       if (!event || !occurrence) throw new Error(`event ${snapshot.eventIds[ref.event]} changed outside an import (data version ${snapshot.version})`);
       const later = laterDates[i];
-      nodes.push({
+      return {
         event,
         occurrence,
         groupedDay: ref.groupedDay,
-        repetitions: later ? later.flatMap((d) => occurrences.get(d) ?? []) : null,
+        repetitions: later ? later.flatMap((d) => ownDates?.get(d) ?? []) : null,
         catalogue: snapshot.catalogue,
         distanceKm: null,
-      });
+      };
     });
-    return nodes;
   }
 
   private snapshot(): Promise<LayeredSnapshot> {

@@ -7,9 +7,9 @@ import type { Logger } from '../logger.js';
 import { typedArrayBytes } from './snapshot/calendar-snapshot.js';
 import type { ChangesSince } from './snapshot/changes-since.js';
 import { LargeAnswerGate } from './large-answer-gate.js';
-import { fullBuildDates, fullBuildEvents, fullLayers, isFullBuild, type LayeredSnapshot } from './layers/layered-snapshot.js';
-import { loadFullBuildSince, loadLayeredSnapshot, RETAINED_ENDED_MS } from './snapshot/load-snapshot.js';
-import { ReplacedBuildRelease, type Release } from './release-replaced-build.js';
+import { fullBuildDates, fullBuildEvents, fullLayers, isFullBuild, type FullBuild, type LayeredSnapshot } from './layers/layered-snapshot.js';
+import { loadFullBuildSince, loadLayeredSnapshot, loadSegmentSince, RETAINED_ENDED_MS } from './snapshot/load-snapshot.js';
+import { fullCollection, ReplacedBuildRelease, type Release } from './release-replaced-build.js';
 import { countReadModelBuild, observeDatabaseDataVersion, observeReadModelBuild, observeServedDelta, type ReadModelBuildReason } from '../telemetry/metrics.js';
 
 export interface ReadModelOptions {
@@ -52,7 +52,8 @@ export interface ReadModelOptions {
   releaseAfterMs?: readonly number[] | undefined;
   /**
    * A full build holds at most this many events per segment (segments/event-segments.ts: the events
-   * split by a hash of their id, one snapshot each, built one after another). @default null (one segment)
+   * split by a hash of their id, one snapshot each, built one after another; a compaction reads one
+   * segment again at a time). @default null (one segment)
    */
   segmentEvents?: number | null | undefined;
 }
@@ -102,8 +103,11 @@ export class ReadModel {
   private buildingIntent: BuildIntent = 'newest';
   /** Layered: a full build running in the background (compaction) while versions keep layering on the current one. */
   private compacting: Promise<void> | null = null;
-  /** A compaction's full build, done: the next build layers the newest version on it and swaps it in. */
-  private compacted: { layers: LayeredSnapshot; readAt: number } | null = null;
+  /**
+   * A compaction's full build, done: the next build layers the newest version on it and swaps it in.
+   * `segmentStep`: one segment of the build read again (the release waits for the compaction's last step).
+   */
+  private compacted: { layers: LayeredSnapshot; readAt: number; segmentStep: boolean } | null = null;
   /** The collections after the last full build swapped in (tests await it). */
   lastRelease: Promise<Release> | null = null;
   /** Full builds swapped in so far: a compaction that started before one is dropped (its build is older). */
@@ -348,8 +352,10 @@ export class ReadModel {
         this.fullBuildsSwapped++;
       }
       this.current = layers;
-      // A full build swapped in: the one it replaced (none at start) and the build's garbage go back to the system.
-      if (fullSwapped && this.release) this.lastRelease = this.release.schedule(replaced);
+      // A full build swapped in: the one it replaced (none at start) and the build's garbage go back to the system
+      // (after a compaction's last segment only: compactSegments).
+      const segmentStep = compacted !== null && compacted.segmentStep && layers.full === compacted.layers.full;
+      if (fullSwapped && this.release && !segmentStep) this.lastRelease = this.release.schedule(replaced);
       observeServedDelta(layers.delta?.eventIds.length ?? 0);
       this.behind = this.known !== null && newer(this.known, layers.version);
       if (moved) for (const listener of this.versionListeners) listener(layers.version);
@@ -360,7 +366,10 @@ export class ReadModel {
     return layers;
   }
 
-  /** Times and counts a build by kind and reason and writes its `read model built` line (`extra`: more fields of the line). */
+  /**
+   * Times and counts a build by kind and reason and writes its `read model built` line (`extra`: more fields
+   * of the line; `segment`: the segment a compaction read again, the line's `events` and `dates` its own).
+   */
   private reportBuild(
     layers: LayeredSnapshot,
     reason: ReadModelBuildReason,
@@ -368,9 +377,11 @@ export class ReadModel {
     started: number,
     heapBefore: number,
     extra: Record<string, unknown> = {},
+    segment: number | null = null,
   ): void {
-    const { full, delta } = layers;
-    const kind = isFullBuild(layers) ? 'full' : 'delta';
+    const { delta } = layers;
+    const full = segment === null ? layers.full : { ...layers.full, segments: [layers.full.segments[segment]!] };
+    const kind = segment !== null ? 'segment' : isFullBuild(layers) ? 'full' : 'delta';
     const fullEvents = fullBuildEvents(full);
     observeReadModelBuild((this.current ?? layers).version, (performance.now() - started) / 1000);
     countReadModelBuild(kind, reason, changes === null ? null : changes.changedEvents + changes.removedEvents);
@@ -378,15 +389,16 @@ export class ReadModel {
       {
         kind,
         reason,
-        version: layers.version,
+        version: segment === null ? layers.version : layers.full.segments[segment]!.version,
         ...(changes && changes.since !== layers.version ? { since: changes.since, changedEvents: changes.changedEvents, removedEvents: changes.removedEvents } : {}),
-        events: kind === 'full' ? fullEvents : fullEvents - layers.masked + (delta?.eventIds.length ?? 0),
+        events: kind === 'delta' ? fullEvents - layers.masked + (delta?.eventIds.length ?? 0) : fullEvents,
         dates: fullBuildDates(full),
-        ...(full.segments.length > 1 ? { segments: full.segments.length } : {}),
+        ...(layers.full.segments.length > 1 ? { segments: layers.full.segments.length } : {}),
+        ...(segment !== null ? { segment } : {}),
         ...(kind === 'delta' ? { base: full.version, deltaEvents: delta?.eventIds.length ?? 0, deltaDates: delta?.dateCount ?? 0, masked: layers.masked } : {}),
         ...extra,
         ms: Math.round(performance.now() - started),
-        columnsMB: Math.round((kind === 'full' || !delta ? full.segments.reduce((bytes, segment) => bytes + typedArrayBytes(segment), 0) : typedArrayBytes(delta)) / 1e5) / 10,
+        columnsMB: Math.round((kind !== 'delta' || !delta ? full.segments.reduce((bytes, own) => bytes + typedArrayBytes(own), 0) : typedArrayBytes(delta)) / 1e5) / 10,
         heapGrowthMB: Math.round((process.memoryUsage().heapUsed - heapBefore) / 1e5) / 10,
       },
       'read model built',
@@ -405,29 +417,68 @@ export class ReadModel {
    * Layered: a full build of the newest version in the background (Lucene's merge), while versions
    * keep being layered on the current full build and served; once built, the next build layers the
    * newest version on it and swaps it in. One at a time; dropped when a full build on the request
-   * path (a catalogue change, a start) swapped in meanwhile. Its peak: the full build being replaced,
-   * still serving, beside the new one (docs/performance.md).
+   * path (a catalogue change, a start) swapped in meanwhile. A build of one snapshot peaks at the
+   * build being replaced, still serving, beside the new one (docs/performance.md); a build in segments
+   * is compacted one segment at a time (`compactSegments`).
    */
   private compact(reason: 'delta-size' | 'reread'): void {
-    if (this.compacting || this.closed) return;
-    const swappedBefore = this.fullBuildsSwapped;
-    this.compacting = (async () => {
-      const started = performance.now();
-      const heapBefore = process.memoryUsage().heapUsed;
-      const loaded = await loadFullBuildSince(this.db, this.options.clock(), this.current, this.segmentEvents);
-      const layers = fullLayers(loaded.full);
-      const dropped = swappedBefore !== this.fullBuildsSwapped || this.closed;
-      this.reportBuild(layers, reason, loaded.changes, started, heapBefore, { compaction: dropped ? 'dropped' : 'swapping in' });
-      if (dropped) return;
-      this.compacted = { layers, readAt: started };
-      // The build running now (if any) began before this one was done: the next one takes it.
-      await this.building?.catch(() => undefined);
-      if (this.compacted) await this.build();
-    })()
+    if (this.compacting || this.closed || !this.current) return;
+    const { full } = this.current;
+    // The build replaced only weakly held: each segment's memory goes as soon as it is swapped out.
+    const compaction = full.segments.length > 1 ? this.compactSegments(reason, new WeakRef(full), full.segments.length) : this.compactWhole(reason);
+    this.compacting = compaction
       .catch((error: unknown) => this.logger.warn({ err: error }, 'a compaction of the read model failed; the next version or the daily re-read tries again'))
       .finally(() => {
         this.compacting = null;
       });
+  }
+
+  private async compactWhole(reason: 'delta-size' | 'reread'): Promise<void> {
+    const swappedBefore = this.fullBuildsSwapped;
+    const started = performance.now();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const loaded = await loadFullBuildSince(this.db, this.options.clock(), this.current, this.segmentEvents);
+    const layers = fullLayers(loaded.full);
+    const dropped = swappedBefore !== this.fullBuildsSwapped || this.closed;
+    this.reportBuild(layers, reason, loaded.changes, started, heapBefore, { compaction: dropped ? 'dropped' : 'swapping in' });
+    if (dropped) return;
+    await this.swapInCompacted(layers, started, false);
+  }
+
+  /**
+   * A full build in segments compacted one segment at a time (issue 54): each is read again at the newest
+   * version and swapped in at once (the next build layers the newest version over it: the delta sheds that
+   * segment's events), so that a compaction holds one segment's build beside the serving ones, never a
+   * second calendar. Stops when a full build on the request path replaced the build meanwhile. The
+   * replaced segments' memory is given back once, after the last (release-replaced-build.ts).
+   */
+  private async compactSegments(reason: 'delta-size' | 'reread', replaced: WeakRef<FullBuild>, count: number): Promise<void> {
+    const started = performance.now();
+    let expected = replaced.deref();
+    for (let index = 0; index < count; index++) {
+      const serving = this.current;
+      if (this.closed || !serving || serving.full !== expected) return;
+      const stepStarted = performance.now();
+      const heapBefore = process.memoryUsage().heapUsed;
+      const full = await loadSegmentSince(this.db, this.options.clock(), serving.full, index, serving);
+      const layers = fullLayers(full);
+      const dropped = this.current?.full !== expected || this.closed;
+      this.reportBuild(layers, reason, null, stepStarted, heapBefore, { compaction: dropped ? 'dropped' : 'swapping in' }, index);
+      if (dropped) return;
+      await this.swapInCompacted(layers, started, true);
+      expected = full;
+      // The segment replaced is garbage now: collected before the next is read, so that garbage never piles up over the steps.
+      if (this.release) fullCollection()({ type: 'major', execution: 'sync' });
+    }
+    if (this.release && this.current?.full === expected) this.lastRelease = this.release.schedule(replaced.deref() ?? null);
+  }
+
+  /** The next build layers the newest version on a compaction's build and swaps it in. */
+  private async swapInCompacted(layers: LayeredSnapshot, readAt: number, segmentStep: boolean): Promise<void> {
+    this.compacted = { layers, readAt, segmentStep };
+    // The build running now (if any) began before this one was done: the next one takes it.
+    await this.building?.catch(() => undefined);
+    if (this.compacted) await this.build();
   }
 
   async close(): Promise<void> {

@@ -64,12 +64,15 @@ const readModelBuild = new Histogram({
  */
 export type ReadModelBuildReason = 'start' | 'version' | 'reread' | 'catalogue' | 'delta-size';
 const READ_MODEL_BUILD_REASONS: readonly ReadModelBuildReason[] = ['start', 'version', 'reread', 'catalogue', 'delta-size'];
-/** A full build (every event read) or a delta (layered over the last full build: layered-snapshot.ts). */
-export type ReadModelBuildKind = 'full' | 'delta';
+/**
+ * A full build (every event read), a delta (layered over the last full build: layered-snapshot.ts), or one
+ * segment of a full build read again (a compaction of a build in segments, one segment at a time).
+ */
+export type ReadModelBuildKind = 'full' | 'delta' | 'segment';
 
 const readModelBuilds = new Counter({
   name: 'calendar_read_model_builds_total',
-  help: 'Snapshots of the calendar the read model built, by kind (full: every event read; delta: the changed events layered over the last full build) and reason.',
+  help: 'Snapshots of the calendar the read model built, by kind (full: every event read; delta: the changed events layered over the last full build; segment: one segment of a full build read again by a compaction) and reason.',
   labelNames: ['kind', 'reason'] as const,
   registers: [metricsRegistry],
 });

@@ -16,6 +16,7 @@ import { layeredWordMatches } from '../../src/read-model/calendar-reader.js';
 import { findLayeredPage, type LayeredResultPage } from '../../src/read-model/layers/layered-result-page.js';
 import { fullLayers, isFullBuild, layeredEventOf, type LayeredSnapshot } from '../../src/read-model/layers/layered-snapshot.js';
 import { ReadModel } from '../../src/read-model/read-model.js';
+import { metricsRegistry } from '../../src/telemetry/metrics.js';
 import { changesInLog } from '../../src/read-model/snapshot/snapshot-change-log.js';
 import { findLayeredSuggestions } from '../../src/read-model/typeahead/layered-suggestions.js';
 import { findSuggestions } from '../../src/read-model/typeahead/suggestions.js';
@@ -24,7 +25,7 @@ import { everyNode } from '../../src/read-model/walk/every-node.js';
 import { findResultPage } from '../../src/read-model/walk/find-result-page.js';
 import { planWalk, type WalkStrategy } from '../../src/read-model/walk/plan-walk.js';
 import type { FacetKind, ResultPage, ResultRequest } from '../../src/read-model/walk/result-page.js';
-import { loadFullBuildSince, loadLayeredSnapshot, loadSnapshot } from '../../src/read-model/snapshot/load-snapshot.js';
+import { loadFullBuildSince, loadLayeredSnapshot, loadSegmentSince, loadSnapshot } from '../../src/read-model/snapshot/load-snapshot.js';
 import { wordMatch, wordMatches } from '../../src/read-model/search/search-matches.js';
 import { createGraphQLRunner, type GraphQLRunner } from '../support/graphql-runner.js';
 import { referenceFacets, referenceNodes, referenceWhenWindow, type ReferenceFilter } from '../support/reference-events.js';
@@ -595,7 +596,8 @@ describe(`read model (${databaseLabel}): a version reached through random import
     const start = generateDemoCalendar({ events: 160, seed: 5, today: TODAY });
     await importCalendar(db, start);
     let now = TODAY;
-    const model = new ReadModel({ db: db.db, clock: () => now, logger: createLogger('silent'), pollIntervalMs: 60_000, layered, segmentEvents });
+    // In segments, compactions (one segment at a time, in the background) start after 4 changed events.
+    const model = new ReadModel({ db: db.db, clock: () => now, logger: createLogger('silent'), pollIntervalMs: 60_000, layered, segmentEvents, ...(segmentEvents === null ? {} : { deltaMostEvents: 4 }) });
     try {
       await model.start();
       const calendar = followedCalendar(db, start, random, 'INC');
@@ -603,6 +605,9 @@ describe(`read model (${databaseLabel}): a version reached through random import
       const ops = new Map<string, number>();
       const strategies = new Map<WalkStrategy, number>();
       let deltas = 0;
+      const segmentBuilds = async () =>
+        (await metricsRegistry.getSingleMetric('calendar_read_model_builds_total')!.get()).values.filter((v) => v.labels['kind'] === 'segment').reduce((sum, v) => sum + v.value, 0);
+      const segmentBuildsBefore = await segmentBuilds();
 
       for (let round = 0; round < 16; round++) {
         const kind = calendar.kindOf(round);
@@ -651,6 +656,8 @@ describe(`read model (${databaseLabel}): a version reached through random import
         expect(logged(layers.changeLog, version), `round ${round} (${kind}): the change log`).toEqual(logged(fresh.changeLog, version));
       }
       if (layered) expect(deltas).toBeGreaterThan(5);
+      // In segments, compactions one segment at a time ran meanwhile (segments of different versions are the next describe's).
+      if (segmentEvents !== null) expect((await segmentBuilds()) - segmentBuildsBefore).toBeGreaterThan(8);
       expect(Object.fromEntries(ops)).toMatchObject({ add: expect.any(Number), edit: expect.any(Number), move: expect.any(Number), remove: expect.any(Number), rename: expect.any(Number), end: expect.any(Number), newcomer: expect.any(Number), feed: expect.any(Number) });
       for (const strategy of ['closed-form', 'entity-closed-form', 'in-order', 'venue-runs', 'event-runs', 'full-walk'] as const) {
         expect(strategies.get(strategy) ?? 0, `${strategy}: ${JSON.stringify(Object.fromEntries(strategies))}`).toBeGreaterThan(5);
@@ -698,9 +705,17 @@ describe(`read model (${databaseLabel}): a layered version answers as a fresh fu
       // Its own draws, so that the other cases stay the ones they were.
       const deepRandom = randomSource(20261206);
       const deepPages = new Map<string, number>();
+      const stepRandom = randomSource(20261210);
+      let mixedVersions = 0;
 
       for (let round = 0; round < 16; round++) {
         const kind = calendar.kindOf(round);
+        // In segments, now and then a compaction's step before the import: one segment read again at the
+        // version of then, so that the next versions layer over segments read at different versions, catalogues and clocks.
+        if (segmentEvents !== null && stepRandom.chance(0.6)) {
+          const index = stepRandom.int(0, layers.full.segments.length - 1);
+          layers = fullLayers(await loadSegmentSince(db.db, now, layers.full, index, layers));
+        }
         now = await calendar.change(kind, round, now);
         const version = (await readDataVersion(db.db))!;
         const next = await loadLayeredSnapshot(db.db, layers);
@@ -712,8 +727,9 @@ describe(`read model (${databaseLabel}): a layered version answers as a fresh fu
         } else {
           layers = next.layered;
           if (layers.delta) layeredRounds++;
-          if (layers.staleInBase) catalogueLayered++;
+          if (layers.staleInBases.some((stale) => stale !== null)) catalogueLayered++;
           maskedMost = Math.max(maskedMost, layers.masked);
+          if (new Set(layers.full.segments.map((segment) => segment.version)).size > 1) mixedVersions++;
         }
         expect(layers.version).toBe(version);
         const fresh = await loadSnapshot(db.db, now);
@@ -809,6 +825,7 @@ describe(`read model (${databaseLabel}): a layered version answers as a fresh fu
       expect(suggestedAny).toBeGreaterThan(300);
       expect(suggestedEvents).toBeGreaterThan(100);
       expect(layeredRounds).toBeGreaterThan(8);
+      if (segmentEvents !== null) expect(mixedVersions).toBeGreaterThan(5);
       for (const kind of ['delta nodes before', 'delta nodes in page', 'page 20 or more']) expect(deepPages.get(kind) ?? 0, `${kind}: ${JSON.stringify(Object.fromEntries(deepPages))}`).toBeGreaterThan(50);
       // Versions whose catalogue changed since the full build (new or renamed venues and organizers), layered.
       expect(catalogueLayered).toBeGreaterThan(3);

@@ -172,7 +172,7 @@ describe(`read model (${databaseLabel}): layered versions`, () => {
         const relabelled = await model.snapshot();
         expect(relabelled.full).toBe(first.full);
         expect(relabelled.delta?.eventIds).toEqual(['E-4', 'E-5']);
-        expect(relabelled.staleInBase?.categories).toEqual(Uint8Array.from([0, 1]));
+        expect(relabelled.staleInBases[0]?.categories).toEqual(Uint8Array.from([0, 1]));
         const reader = new CalendarReader(model, own.db, NOW);
         const suggest = async (prefix: string) => {
           const typed = buildSuggestInput(prefix, null, 5, NOW);
@@ -260,6 +260,41 @@ describe(`read model (${databaseLabel}): layered versions`, () => {
         expect(release).toMatchObject({ released: true });
         expect(replaced.deref()).toBeUndefined();
         expect(lines.filter((l) => l['msg'] === 'read model memory released').at(-1)).toMatchObject({ collections: release!.collections, rssAfterMB: expect.any(Number) });
+      } finally {
+        await model.close();
+      }
+    });
+
+    it('in segments, is compacted one segment at a time, each swapped in as it is read, and released once after the last', async () => {
+      const { logger, lines } = collectedLog();
+      // A segment per event or so (segments of at most one: the least power of two); past a delta of one event, a compaction.
+      const model = new ReadModel({ db: database.db, clock: () => NOW, logger, pollIntervalMs: 60_000, layered: true, deltaMostEvents: 1, segmentEvents: 1, releaseReplacedBuilds: true, releaseAfterMs: [50, 200, 1_000] });
+      const segmentLines = () => lines.filter((l) => l['msg'] === 'read model built' && l['kind'] === 'segment');
+      try {
+        await model.start();
+        // The first build only weakly held here (this test holds no request's layers).
+        const { count, replaced } = await model.snapshot().then((first) => ({ count: first.full.segments.length, replaced: new WeakRef(first.full) }));
+        expect(count).toBeGreaterThanOrEqual(2);
+        expect(lines.find((l) => l['msg'] === 'read model built')).toMatchObject({ kind: 'full', reason: 'start', segments: count });
+        await model.lastRelease;
+        await compactOnce(model, replaced, 'segmentert');
+        const version = (await readDataVersion(database.db))!;
+        // Every segment read again in turn at the import's version, each line its own segment's.
+        await vi.waitFor(() => expect(segmentLines()).toHaveLength(count), { timeout: 10_000, interval: 20 });
+        expect(segmentLines().map((l) => l['segment'])).toEqual([...Array(count).keys()]);
+        for (const line of segmentLines()) expect(line).toMatchObject({ reason: 'delta-size', version, compaction: 'swapping in', segments: count });
+        await vi.waitFor(async () => expect((await model.snapshot()).full.segments.every((segment) => segment.version === version)).toBe(true), { timeout: 10_000, interval: 20 });
+        // Each step layered the version over the build so far: served as the version throughout, the delta shedding each segment's events.
+        const served = await model.snapshot();
+        expect(served.version).toBe(version);
+        expect(served.masked).toBe(0);
+        // One change log for the build: a segment kept with the log of its own step would hold it (~17 MB at 1M) while it serves.
+        expect(served.full.segments.every((segment) => segment.changeLog === served.full.changeLog)).toBe(true);
+        // One release, after the last segment: the build it replaced is gone.
+        const release = await model.lastRelease;
+        expect(release).toMatchObject({ released: true });
+        expect(replaced.deref()).toBeUndefined();
+        expect(lines.filter((l) => l['msg'] === 'read model memory released')).toHaveLength(2);
       } finally {
         await model.close();
       }

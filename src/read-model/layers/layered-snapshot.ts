@@ -4,19 +4,21 @@ import type { StaleInBase } from './catalogue-changes.js';
 import type { SnapshotChangeLog } from '../snapshot/snapshot-change-log.js';
 
 /**
- * A full build: one data version read whole, as one snapshot per segment (segments/event-segments.ts: the
- * events split by a hash of their id; one segment below the target size). The segments share the
- * version, its catalogue and its change log; every event is in exactly one of them.
+ * A full build: the calendar read whole, as one snapshot per segment (segments/event-segments.ts: the
+ * events split by a hash of their id; one segment below the target size); every event is in exactly
+ * one of them. Read in one view, the segments share one version; a compaction then rebuilds them one at
+ * a time (read-model.ts, `compactSegments`), each at the version of its own rebuild: each segment's
+ * `version`, `occurrencesUpTo`, catalogue and clock (`suggestions.publishingHorizon`) are its own.
  */
 export interface FullBuild {
+  /** The newest version a segment was read at. */
   version: string;
   segments: readonly CalendarSnapshot[];
+  /** The change log as of `logVersion` (every row of `event_changes` at that version). */
   changeLog: SnapshotChangeLog;
+  logVersion: string;
+  /** The newest segment's catalogue. */
   catalogue: SnapshotCatalogue;
-  /** The highest `occurrences.id` the build read (CalendarSnapshot.occurrencesUpTo: the same in every segment). */
-  occurrencesUpTo: number;
-  /** The build's clock: dates that ended before it were left out (SuggestionIndex.publishingHorizon). */
-  publishingHorizon: number;
 }
 
 /**
@@ -52,29 +54,41 @@ export interface LayeredSnapshot {
   /** The version's catalogue (the delta's when it has one; the bases keep the full build's). */
   catalogue: SnapshotCatalogue;
   /**
-   * When the catalogue changed since the full build (catalogue-changes.ts): the full build's entries of venues,
-   * organizers and categories that changed or left it, all of whose events are masked. Null: the same catalogue.
+   * Per base, when the catalogue changed since its segment was read (catalogue-changes.ts): the segment's entries of
+   * venues, organizers and categories that changed or left it, all of whose events are masked. Null: the same catalogue.
    */
-  staleInBase: StaleInBase | null;
+  staleInBases: readonly (StaleInBase | null)[];
 }
 
 /** The segments of one data version read whole, as a full build (`segments` non-empty, of that version). */
 export function fullBuildOf(segments: readonly CalendarSnapshot[]): FullBuild {
   const first = segments[0]!;
-  return {
-    version: first.version,
-    segments,
-    changeLog: first.changeLog,
-    catalogue: first.catalogue,
-    occurrencesUpTo: first.occurrencesUpTo,
-    publishingHorizon: first.suggestions.publishingHorizon,
-  };
+  return { version: first.version, segments, changeLog: first.changeLog, logVersion: first.version, catalogue: first.catalogue };
 }
 
-/** A full build as a layered snapshot: its segments as they are, nothing masked. */
+/**
+ * `full` with segment `index` rebuilt (`segment`, read at the newest version) and the change log as of that
+ * version, which every segment then refers to: a segment kept with the log of its own build would hold that
+ * log (~17 MB at 1 000 000 events) for as long as it serves.
+ */
+export function withSegmentRebuilt(full: FullBuild, index: number, segment: CalendarSnapshot, changeLog: SnapshotChangeLog): FullBuild {
+  const segments = full.segments.map((kept, i) => (i === index ? segment : { ...kept, changeLog }));
+  return { version: segment.version, segments, changeLog, logVersion: segment.version, catalogue: segment.catalogue };
+}
+
+/** The oldest version a segment of the build was read at (the build's version when it was read whole). */
+export function oldestSegmentVersion(full: FullBuild): string {
+  return full.segments.reduce((oldest, segment) => (BigInt(segment.version) < BigInt(oldest) ? segment.version : oldest), full.version);
+}
+
+/**
+ * A full build as a layered snapshot: its segments as they are, nothing masked. Of a build whose segments
+ * were read at different versions, the oldest: only layering the newest version on it (loadLayeredSnapshot)
+ * brings the older segments' events up to date.
+ */
 export function fullLayers(full: FullBuild): LayeredSnapshot {
   return {
-    version: full.version,
+    version: oldestSegmentVersion(full),
     full,
     bases: full.segments,
     maskedIn: full.segments.map(() => 0),
@@ -82,7 +96,7 @@ export function fullLayers(full: FullBuild): LayeredSnapshot {
     masked: 0,
     changeLog: full.changeLog,
     catalogue: full.catalogue,
-    staleInBase: null,
+    staleInBases: full.segments.map(() => null),
   };
 }
 

@@ -30,22 +30,40 @@ export async function dateRecordsAt(
   dates: readonly number[],
   columns: readonly DateColumn[] | null,
 ): Promise<Map<number, OccurrenceRow>> {
-  const records = new Map<number, OccurrenceRow>();
-  if (dates.length === 0) return records;
-  const { dateId } = snapshot;
-  if (columns !== null && columns.length === 0) {
-    for (const d of dates) records.set(d, withSnapshotFields(snapshot, {}, d));
-    return records;
+  return (await dateRecordsOfLayers(db, new Map([[snapshot, dates]]), columns)).get(snapshot) ?? new Map<number, OccurrenceRow>();
+}
+
+/** dateRecordsAt for the layers of one version at once (event-records.ts, `eventRecordsOfLayers`): one statement. */
+export async function dateRecordsOfLayers(
+  db: Kysely<Database>,
+  datesByLayer: ReadonlyMap<CalendarSnapshot, readonly number[]>,
+  columns: readonly DateColumn[] | null,
+): Promise<Map<CalendarSnapshot, Map<number, OccurrenceRow>>> {
+  const records = new Map<CalendarSnapshot, Map<number, OccurrenceRow>>();
+  // Each id's layers and indices there (one, unless a caller asks a masked event's copy too).
+  const owners = new Map<number, { snapshot: CalendarSnapshot; date: number }[]>();
+  for (const [snapshot, dates] of datesByLayer) {
+    const own = new Map<number, OccurrenceRow>();
+    records.set(snapshot, own);
+    if (columns !== null && columns.length === 0) for (const d of dates) own.set(d, withSnapshotFields(snapshot, {}, d));
+    else
+      for (const d of dates) {
+        const own = owners.get(snapshot.dateId[d]!);
+        if (own) own.push({ snapshot, date: d });
+        else owners.set(snapshot.dateId[d]!, [{ snapshot, date: d }]);
+      }
   }
-  const ids = dates.map((d) => String(dateId[d]!));
-  const rows = await dateStatements.readAt(db, snapshot, ids, columns);
-  const byId = new Map<number, number>(dates.map((d) => [dateId[d]!, d]));
+  const first = datesByLayer.keys().next().value;
+  if (owners.size === 0 || first === undefined) return records;
+  const rows = await dateStatements.readAt(db, first, [...owners.keys()].map(String), columns);
   for (const row of rows) {
     if (row.id == null) continue;
-    const date = byId.get(Number(row.id));
-    if (date === undefined) continue;
-    // The row itself becomes the record (its `version` left on it, unread): no copy per date.
-    records.set(date, columns === null ? (row as unknown as OccurrenceRow) : withSnapshotFields(snapshot, row, date));
+    const own = owners.get(Number(row.id)) ?? [];
+    // The row itself becomes the record (its `version` left on it, unread): no copy per date (but for a second layer's).
+    own.forEach(({ snapshot, date }, k) => {
+      const record = k === 0 ? row : { ...row };
+      records.get(snapshot)!.set(date, columns === null ? (record as unknown as OccurrenceRow) : withSnapshotFields(snapshot, record, date));
+    });
   }
   return records;
 }

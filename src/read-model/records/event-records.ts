@@ -43,26 +43,52 @@ export async function eventRecordsAt(
   events: readonly number[],
   columns: readonly EventColumn[] | null,
 ): Promise<Map<number, EventRecord>> {
-  const records = new Map<number, EventRecord>();
-  if (events.length === 0) return records;
-  const ids = events.map((e) => snapshot.eventIds[e]!);
-  const rows = await eventStatements.readAt(db, snapshot, ids, columns);
-  const eventById = new Map(events.map((e) => [snapshot.eventIds[e]!, e]));
-  const { eventCategories, eventOrganizers, categoryIds, organizerIds } = snapshot;
+  return (await eventRecordsOfLayers(db, new Map([[snapshot, events]]), columns)).get(snapshot) ?? new Map<number, EventRecord>();
+}
+
+/**
+ * eventRecordsAt for the layers of one version at once (their events by layer: the bases of a build in
+ * segments and the delta share the version): one statement, each record numbered in its layer.
+ */
+export async function eventRecordsOfLayers(
+  db: Kysely<Database>,
+  eventsByLayer: ReadonlyMap<CalendarSnapshot, readonly number[]>,
+  columns: readonly EventColumn[] | null,
+): Promise<Map<CalendarSnapshot, Map<number, EventRecord>>> {
+  const records = new Map<CalendarSnapshot, Map<number, EventRecord>>();
+  // Each id's layers and numbers there (one, unless a caller asks a masked copy too).
+  const owners = new Map<string, { snapshot: CalendarSnapshot; event: number }[]>();
+  for (const [snapshot, events] of eventsByLayer) {
+    records.set(snapshot, new Map());
+    for (const event of events) {
+      const id = snapshot.eventIds[event]!;
+      const own = owners.get(id);
+      if (own) own.push({ snapshot, event });
+      else owners.set(id, [{ snapshot, event }]);
+    }
+  }
+  const first = eventsByLayer.keys().next().value;
+  if (owners.size === 0 || first === undefined) return records;
+  const rows = await eventStatements.readAt(db, first, [...owners.keys()], columns);
   for (const row of rows) {
     if (row.id == null) continue;
-    const event = eventById.get(row.id);
-    if (event === undefined) continue;
-    const categories: string[] = [];
-    for (let k = eventCategories.offsets[event]!; k < eventCategories.offsets[event + 1]!; k++) categories.push(categoryIds[eventCategories.values[k]!]!);
-    const organizers: string[] = [];
-    for (let k = eventOrganizers.offsets[event]!; k < eventOrganizers.offsets[event + 1]!; k++) organizers.push(organizerIds[eventOrganizers.values[k]!]!);
-    // The row itself becomes the record (its `version` left on it, unread): a copy of each of a
-    // thousand rows would be as many objects more for the young generation to collect.
-    const record = row as unknown as EventRecord;
-    record.category_ids = categories;
-    record.organizer_ids = organizers;
-    records.set(event, record);
+    // (A row of two layers, a masked copy asked too, is copied for the second.)
+    (owners.get(row.id) ?? []).forEach(({ snapshot, event }, k) => records.get(snapshot)!.set(event, eventRecordOf(k === 0 ? row : { ...row }, snapshot, event)));
   }
   return records;
+}
+
+/** The row as the record of `event` of `snapshot`: its category and organizer ids from the snapshot. */
+function eventRecordOf(row: EventRow, snapshot: CalendarSnapshot, event: number): EventRecord {
+  const { eventCategories, eventOrganizers, categoryIds, organizerIds } = snapshot;
+  const categories: string[] = [];
+  for (let k = eventCategories.offsets[event]!; k < eventCategories.offsets[event + 1]!; k++) categories.push(categoryIds[eventCategories.values[k]!]!);
+  const organizers: string[] = [];
+  for (let k = eventOrganizers.offsets[event]!; k < eventOrganizers.offsets[event + 1]!; k++) organizers.push(organizerIds[eventOrganizers.values[k]!]!);
+  // The row itself becomes the record (its `version` left on it, unread): a copy of each of a
+  // thousand rows would be as many objects more for the young generation to collect.
+  const record = row as unknown as EventRecord;
+  record.category_ids = categories;
+  record.organizer_ids = organizers;
+  return record;
 }

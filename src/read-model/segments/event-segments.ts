@@ -3,8 +3,9 @@ import { sql, type RawBuilder } from 'kysely';
 /*
  * A full build in segments (issue 54; docs/performance.md "A base in segments"): the events split by a
  * hash of their id, each segment a snapshot of its own, built one after another, so that what one build
- * holds at once is one segment's transients and a compaction can one day rebuild one segment. Below
- * the target size the build is one segment: exactly the single snapshot of before, at its costs.
+ * holds at once is one segment's transients, and a compaction reads one segment again at a time
+ * (read-model.ts). Below the target size the build is one segment: exactly the single snapshot of
+ * before, at its costs.
  */
 
 /**

@@ -4,10 +4,10 @@ import type { Database } from '../../db/database.js';
 import { eventIndexOf, type CalendarSnapshot } from './calendar-snapshot.js';
 import { readChangesSince, type ChangesSince } from './changes-since.js';
 import { extendSnapshotChangeLog, layerSnapshotChangeLog, readSnapshotChangeLog, sharedIdOf, type SharedId } from './snapshot-change-log.js';
-import { fullBuildOf, fullLayers, maskedBase, type FullBuild, type LayeredSnapshot } from '../layers/layered-snapshot.js';
-import { segmentCount, segmentOfId } from '../segments/event-segments.js';
+import { fullBuildOf, fullLayers, maskedBase, withSegmentRebuilt, type FullBuild, type LayeredSnapshot } from '../layers/layered-snapshot.js';
+import { segmentCount, segmentOfId, type EventSelection } from '../segments/event-segments.js';
 import { SuggestionIndexBuilder } from '../typeahead/suggestion-index.js';
-import { pickCatalogueColumns, readCatalogue, type CatalogueColumns } from './read-snapshot-catalogue.js';
+import { pickCatalogueColumns, readCatalogue, type CatalogueColumns, type CatalogueRead } from './read-snapshot-catalogue.js';
 import { catalogueChange } from '../layers/catalogue-changes.js';
 import { readEvents } from './read-snapshot-events.js';
 import { readDates } from './read-snapshot-dates.js';
@@ -63,20 +63,10 @@ export async function loadFullBuildSince(
 ): Promise<{ full: FullBuild; changes: ChangesSince | null }> {
   const cutoff = new Date(now.getTime() - RETAINED_ENDED_MS);
   return inOneView(db, async (trx) => {
-    const { version: read } = await trx.selectFrom('calendar_state').select('version').executeTakeFirstOrThrow();
-    const version = String(read);
-    const occurrencesUpTo = await highestOccurrenceId(trx);
-    const catalogue = await readCatalogue(trx);
+    const view = await viewHead(trx);
     const count = segmentCount(segmentEvents === null ? 0 : await liveEvents(trx, cutoff), segmentEvents);
-    const built: { columns: Omit<CalendarSnapshot, 'version' | 'changeLog' | 'suggestions'>; suggestions: CalendarSnapshot['suggestions']; eventIndex: ReadonlyMap<string, number> }[] = [];
-    for (let segment = 0; segment < count; segment++) {
-      const suggestions = new SuggestionIndexBuilder();
-      const selection = count > 1 ? { segment, of: count } : null;
-      const events = await readEvents(trx, cutoff, catalogue, suggestions, selection);
-      const dates = await readDates(trx, cutoff, events, catalogue, selection);
-      const columns = { ...catalogue.snapshot, ...events.snapshot, ...dates, occurrencesUpTo };
-      built.push({ columns, suggestions: suggestions.build(columns, events.readOrder, cutoff.getTime()), eventIndex: events.eventIndex });
-    }
+    const built: SegmentRead[] = [];
+    for (let segment = 0; segment < count; segment++) built.push(await readSegment(trx, view, cutoff, count > 1 ? { segment, of: count } : null));
     // An id logged is kept as its segment's own string (one copy of each id in memory).
     const sharedId: SharedId = (id) => {
       for (const { columns, eventIndex } of built) {
@@ -86,13 +76,65 @@ export async function loadFullBuildSince(
       return id;
     };
     // Not from an older version (a read replica behind the one `previous` came from): its log is no prefix of that one's.
-    const fromPrevious = previous !== null && BigInt(version) >= BigInt(previous.version);
+    const fromPrevious = previous !== null && BigInt(view.version) >= BigInt(previous.version);
     const extended = fromPrevious ? await extendSnapshotChangeLog(trx, previous.changeLog, previous.version, sharedId) : null;
     const changeLog = extended ? extended.log : await readSnapshotChangeLog(trx, sharedId);
     const changes = extended ? extended.changes : previous && (await readChangesSince(trx, previous.version));
-    const segments = built.map(({ columns, suggestions }): CalendarSnapshot => ({ version, ...columns, changeLog, suggestions }));
+    const segments = built.map(({ columns, suggestions }): CalendarSnapshot => ({ version: view.version, ...columns, changeLog, suggestions }));
     return { full: fullBuildOf(segments), changes };
   });
+}
+
+/**
+ * Segment `index` of `full` read again at the newest version, at `now`'s clock, in one view (a step of a
+ * compaction one segment at a time: read-model.ts), with the change log as of that version: `current`'s
+ * (the layers serving) extended by the rows since, or read whole. Holds one segment's transients.
+ */
+export async function loadSegmentSince(
+  db: Kysely<Database>,
+  now: Date,
+  full: FullBuild,
+  index: number,
+  current: Pick<LayeredSnapshot, 'version' | 'changeLog'>,
+): Promise<FullBuild> {
+  const cutoff = new Date(now.getTime() - RETAINED_ENDED_MS);
+  return inOneView(db, async (trx) => {
+    const view = await viewHead(trx);
+    const count = full.segments.length;
+    const { columns, suggestions, eventIndex } = await readSegment(trx, view, cutoff, count > 1 ? { segment: index, of: count } : null);
+    const sharedId = sharedIdOf(columns.eventIds, eventIndex);
+    const extended = BigInt(view.version) >= BigInt(current.version) ? await extendSnapshotChangeLog(trx, current.changeLog, current.version, sharedId) : null;
+    const changeLog = extended ? extended.log : await readSnapshotChangeLog(trx, sharedId);
+    return withSegmentRebuilt(full, index, { version: view.version, ...columns, changeLog, suggestions }, changeLog);
+  });
+}
+
+/** What every segment of a view is read with: the view's version, its highest date id, its catalogue. */
+interface ViewHead {
+  version: string;
+  occurrencesUpTo: number;
+  catalogue: CatalogueRead;
+}
+
+async function viewHead(trx: Transaction<Database>): Promise<ViewHead> {
+  const { version } = await trx.selectFrom('calendar_state').select('version').executeTakeFirstOrThrow();
+  return { version: String(version), occurrencesUpTo: await highestOccurrenceId(trx), catalogue: await readCatalogue(trx) };
+}
+
+/** One segment's columns and suggestion index, built whole, and its ids' numbers (for the change log's shared ids). */
+interface SegmentRead {
+  columns: Omit<CalendarSnapshot, 'version' | 'changeLog' | 'suggestions'>;
+  suggestions: CalendarSnapshot['suggestions'];
+  eventIndex: ReadonlyMap<string, number>;
+}
+
+/** The events of `selection` (null: all) and their dates, read in the view, with their suggestion index. */
+async function readSegment(trx: Transaction<Database>, { catalogue, occurrencesUpTo }: ViewHead, cutoff: Date, selection: EventSelection | null): Promise<SegmentRead> {
+  const suggestions = new SuggestionIndexBuilder();
+  const events = await readEvents(trx, cutoff, catalogue, suggestions, selection);
+  const dates = await readDates(trx, cutoff, events, catalogue, selection);
+  const columns = { ...catalogue.snapshot, ...events.snapshot, ...dates, occurrencesUpTo };
+  return { columns, suggestions: suggestions.build(columns, events.readOrder, cutoff.getTime()), eventIndex: events.eventIndex };
 }
 
 /** Events with a date not ended at `cutoff`: what a full build holds, to split it in segments. */
@@ -124,8 +166,13 @@ export async function loadLayeredSnapshot(
   deltaLargest = Number.POSITIVE_INFINITY,
 ): Promise<{ layered: LayeredSnapshot; changes: ChangesSince; changedSinceFull: number } | { fallback: LayeredFallback }> {
   const full = previous.full;
-  const cutoff = new Date(full.publishingHorizon);
-  const segmentMask = full.segments.length - 1;
+  const { segments } = full;
+  // Segments rebuilt apart (a compaction goes one segment at a time) differ in version, dates read and clock:
+  // what changed is what changed since each event's segment was built, and the delta keeps what the oldest keeps.
+  const cutoff = new Date(Math.min(...segments.map((segment) => segment.suggestions.publishingHorizon)));
+  const oldest = segments.reduce((a, b) => (BigInt(b.version) < BigInt(a.version) ? b : a));
+  const occurrencesFrom = Math.min(...segments.map((segment) => segment.occurrencesUpTo));
+  const segmentMask = segments.length - 1;
   const read = await inOneView(db, async (trx) => {
     // The delta keeps its few events' labels: layered typeahead ranks them without a read.
     const suggestions = new SuggestionIndexBuilder({ keepLabels: true });
@@ -134,29 +181,32 @@ export async function loadLayeredSnapshot(
     if (BigInt(version) < BigInt(previous.version)) return { kind: 'fallback' as const, fallback: 'older-version' as const };
     if (version === previous.version) return { kind: 'same' as const };
     const catalogue = await readCatalogue(trx);
-    const catalogueChanged = catalogueChange(full.catalogue, catalogue.snapshot.catalogue);
-    if (catalogueChanged.kind === 'full') return { kind: 'fallback' as const, fallback: 'catalogue' as const };
+    const catalogueChanges = segments.map((segment) => catalogueChange(segment.catalogue, catalogue.snapshot.catalogue));
+    if (catalogueChanges.some((change) => change.kind === 'full')) return { kind: 'fallback' as const, fallback: 'catalogue' as const };
     const occurrencesUpTo = await highestOccurrenceId(trx);
     // Changed or removed by the log, or rewritten by an import that listed them unchanged (their dates then have new ids).
     // Each with the segment its id falls in (event-segments.ts), where it is masked when the full build holds it.
-    const { rows } = await sql<{ event_id: string; segment: number }>`
-      select event_id, ${segmentOfId('event_id', segmentMask)} as segment from (
-        select event_id from event_changes where version > ${full.version}::bigint
-        union select event_id from occurrences where id > ${String(full.occurrencesUpTo)}::bigint) changed`.execute(trx);
+    const { rows: candidates } = await sql<{ event_id: string; segment: number; logged: number; rewritten: number }>`
+      select event_id, ${segmentOfId('event_id', segmentMask)} as segment, max(logged) as logged, max(rewritten) as rewritten from (
+        select event_id, version::float8 as logged, 0::float8 as rewritten from event_changes where version > ${oldest.version}::bigint
+        union all select event_id, 0, id::float8 from occurrences where id > ${String(occurrencesFrom)}::bigint) changed
+      group by event_id`.execute(trx);
+    const rows = candidates.filter(({ segment, logged, rewritten }) => logged > Number(segments[segment]!.version) || rewritten > segments[segment]!.occurrencesUpTo);
     if (rows.length > deltaLargest) return { kind: 'fallback' as const, fallback: 'delta-size' as const };
     const changed = rows.map((r) => r.event_id);
     const events = await readEvents(trx, cutoff, catalogue, suggestions, { ids: changed });
     const dates = await readDates(trx, cutoff, events, catalogue, { ids: changed });
     const sharedId = sharedIdOf(events.snapshot.eventIds, events.eventIndex);
     // The full build's log shared, the rows since it read (what changed since, not the whole log).
-    const layered = await layerSnapshotChangeLog(trx, full.changeLog, full.version, previous.version, sharedId);
+    const layered = await layerSnapshotChangeLog(trx, full.changeLog, full.logVersion, previous.version, sharedId);
     const changeLog = layered ? layered.log : await readSnapshotChangeLog(trx, sharedId);
     const changes = layered ? layered.changes : await readChangesSince(trx, previous.version);
     return {
       kind: 'read' as const,
       version,
       changed: rows,
-      catalogue: catalogueChanged.kind === 'layered' ? { columns: catalogue.snapshot, stale: catalogueChanged.stale } : null,
+      catalogue: catalogue.snapshot,
+      stale: catalogueChanges.map((change) => (change.kind === 'layered' ? change.stale : null)),
       columns: { ...events.snapshot, ...dates, occurrencesUpTo },
       changeLog,
       readOrder: events.readOrder,
@@ -166,9 +216,10 @@ export async function loadLayeredSnapshot(
   });
   if (read.kind === 'fallback') return { fallback: read.fallback };
   if (read.kind === 'same') return { layered: previous, changes: { since: previous.version, changedEvents: 0, removedEvents: 0 }, changedSinceFull: 0 };
-  // The same catalogue rows: the full build's columns are shared, its numbering is the delta's. A changed
+  // The same catalogue rows as a segment's: its columns are shared, its numbering is the delta's. A changed
   // catalogue: the delta numbers the newest one its own way, the layers meet by id (catalogue-changes.ts).
-  const catalogueColumns: CatalogueColumns = read.catalogue?.columns ?? full.segments[0]!;
+  const same = segments.findIndex((_, i) => read.stale[i] === null);
+  const catalogueColumns: CatalogueColumns = same >= 0 ? segments[same]! : read.catalogue;
   const columns = { ...pickCatalogueColumns(catalogueColumns), ...read.columns };
   const delta: CalendarSnapshot = {
     version: read.version,
@@ -191,7 +242,7 @@ export async function loadLayeredSnapshot(
     masked: masks.reduce((sum, mask) => sum + mask.length, 0),
     changeLog: read.changeLog,
     catalogue: delta.catalogue,
-    staleInBase: read.catalogue?.stale ?? null,
+    staleInBases: read.stale,
   };
   return { layered, changes: read.changes, changedSinceFull: read.changed.length };
 }

@@ -73,7 +73,7 @@ export async function findLayeredSuggestions(
       snapshot,
       request: { ...request, literal: words.literal.bases[i]!, approximate: words.approximate?.bases[i] ?? null },
       masked: layers.maskedIn[i]! > 0 ? maskedEventsOf(snapshot, layers.full.segments[i]!, layers.maskedIn[i]!) : null,
-      stale: layers.staleInBase,
+      stale: layers.staleInBases[i]!,
     })),
     ...(delta ? [{ snapshot: delta, request: { ...request, literal: words.literal.delta, approximate: words.approximate?.delta ?? null }, masked: null, stale: null }] : []),
   ];
