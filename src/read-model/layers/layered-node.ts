@@ -19,10 +19,10 @@ export function listedBefore(a: CalendarSnapshot, aEvent: number, aDate: number,
   return a.dateId[aDate]! < b.dateId[bDate]!;
 }
 
-/** Two ranked facet lists as one: hits added by id, most first, ties by id. */
-export function mergedFacet(a: readonly FacetCount[], b: readonly FacetCount[]): FacetCount[] {
+/** Ranked facet lists (one per layer) as one: hits added by id, most first, ties by id; ranked once. */
+export function mergedFacet(...lists: readonly (readonly FacetCount[])[]): FacetCount[] {
   const hits = new Map<string, number>();
-  for (const { id, hits: n } of [...a, ...b]) hits.set(id, (hits.get(id) ?? 0) + n);
+  for (const list of lists) for (const { id, hits: n } of list) hits.set(id, (hits.get(id) ?? 0) + n);
   const merged: FacetCount[] = [];
   for (const [id, n] of hits) if (n > 0) merged.push({ id, hits: n });
   return merged.sort((x, y) => y.hits - x.hits || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));

@@ -77,6 +77,6 @@ export function summedAnswers(request: ResultRequest, answers: readonly ResultPa
   // Nothing asked to count (first-nodes): the total is known only when every walk ran out before the page was full.
   if (!request.wantsTotal && request.facets.length === 0 && totalCount !== null && totalCount > last) totalCount = null;
   const facets: Partial<Record<FacetKind, FacetCount[]>> = {};
-  for (const kind of request.facets) facets[kind] = answers.reduce<FacetCount[]>((sum, answer) => mergedFacet(sum, answer.facets[kind] ?? []), []);
+  for (const kind of request.facets) facets[kind] = mergedFacet(...answers.map((answer) => answer.facets[kind] ?? []));
   return { hasMore, totalCount, facets };
 }

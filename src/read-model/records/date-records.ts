@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, OccurrenceRow } from '../../db/database.js';
 import { DATE_CANCELLED, DATE_NO_END, DATE_SOLD_OUT, type CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 import type { DateColumn } from './date-columns.js';
+import { ownersById } from './layer-owners.js';
 import { RecordStatements } from './record-statements.js';
 
 /** A row of the dates' statements: the data version, the date's id (null: none matched), the columns read. */
@@ -39,20 +40,13 @@ export async function dateRecordsOfLayers(
   datesByLayer: ReadonlyMap<CalendarSnapshot, readonly number[]>,
   columns: readonly DateColumn[] | null,
 ): Promise<Map<CalendarSnapshot, Map<number, OccurrenceRow>>> {
-  const records = new Map<CalendarSnapshot, Map<number, OccurrenceRow>>();
-  // Each id's layers and indices there (one, unless a caller asks a masked event's copy too).
-  const owners = new Map<number, { snapshot: CalendarSnapshot; date: number }[]>();
-  for (const [snapshot, dates] of datesByLayer) {
-    const own = new Map<number, OccurrenceRow>();
-    records.set(snapshot, own);
-    if (columns !== null && columns.length === 0) for (const d of dates) own.set(d, withSnapshotFields(snapshot, {}, d));
-    else
-      for (const d of dates) {
-        const own = owners.get(snapshot.dateId[d]!);
-        if (own) own.push({ snapshot, date: d });
-        else owners.set(snapshot.dateId[d]!, [{ snapshot, date: d }]);
-      }
+  const records = new Map<CalendarSnapshot, Map<number, OccurrenceRow>>([...datesByLayer.keys()].map((snapshot) => [snapshot, new Map()]));
+  // Without columns to read, the snapshot's own are the records: no statement.
+  if (columns !== null && columns.length === 0) {
+    for (const [snapshot, dates] of datesByLayer) for (const d of dates) records.get(snapshot)!.set(d, withSnapshotFields(snapshot, {}, d));
+    return records;
   }
+  const owners = ownersById(datesByLayer, (snapshot, date) => snapshot.dateId[date]!);
   const first = datesByLayer.keys().next().value;
   if (owners.size === 0 || first === undefined) return records;
   const rows = await dateStatements.readAt(db, first, [...owners.keys()].map(String), columns);
@@ -60,7 +54,7 @@ export async function dateRecordsOfLayers(
     if (row.id == null) continue;
     const own = owners.get(Number(row.id)) ?? [];
     // The row itself becomes the record (its `version` left on it, unread): no copy per date (but for a second layer's).
-    own.forEach(({ snapshot, date }, k) => {
+    own.forEach(({ snapshot, index: date }, k) => {
       const record = k === 0 ? row : { ...row };
       records.get(snapshot)!.set(date, columns === null ? (record as unknown as OccurrenceRow) : withSnapshotFields(snapshot, record, date));
     });

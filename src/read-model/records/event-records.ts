@@ -4,6 +4,7 @@ import { EVENT_FIELDS as STORED_EVENT_FIELDS } from '../../fields/calendar-field
 import { storedColumns } from '../../fields/field-declaration.js';
 import type { CalendarSnapshot } from '../snapshot/calendar-snapshot.js';
 import type { EventColumn } from './event-columns.js';
+import { ownersById } from './layer-owners.js';
 import { RecordStatements } from './record-statements.js';
 
 /** Every column of `events` but `search_text` (the descriptions again, folded): never shown. */
@@ -55,25 +56,15 @@ export async function eventRecordsOfLayers(
   eventsByLayer: ReadonlyMap<CalendarSnapshot, readonly number[]>,
   columns: readonly EventColumn[] | null,
 ): Promise<Map<CalendarSnapshot, Map<number, EventRecord>>> {
-  const records = new Map<CalendarSnapshot, Map<number, EventRecord>>();
-  // Each id's layers and numbers there (one, unless a caller asks a masked copy too).
-  const owners = new Map<string, { snapshot: CalendarSnapshot; event: number }[]>();
-  for (const [snapshot, events] of eventsByLayer) {
-    records.set(snapshot, new Map());
-    for (const event of events) {
-      const id = snapshot.eventIds[event]!;
-      const own = owners.get(id);
-      if (own) own.push({ snapshot, event });
-      else owners.set(id, [{ snapshot, event }]);
-    }
-  }
+  const records = new Map<CalendarSnapshot, Map<number, EventRecord>>([...eventsByLayer.keys()].map((snapshot) => [snapshot, new Map()]));
+  const owners = ownersById(eventsByLayer, (snapshot, event) => snapshot.eventIds[event]!);
   const first = eventsByLayer.keys().next().value;
   if (owners.size === 0 || first === undefined) return records;
   const rows = await eventStatements.readAt(db, first, [...owners.keys()], columns);
   for (const row of rows) {
     if (row.id == null) continue;
     // (A row of two layers, a masked copy asked too, is copied for the second.)
-    (owners.get(row.id) ?? []).forEach(({ snapshot, event }, k) => records.get(snapshot)!.set(event, eventRecordOf(k === 0 ? row : { ...row }, snapshot, event)));
+    (owners.get(row.id) ?? []).forEach(({ snapshot, index }, k) => records.get(snapshot)!.set(index, eventRecordOf(k === 0 ? row : { ...row }, snapshot, index)));
   }
   return records;
 }
